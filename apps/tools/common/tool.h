@@ -1,0 +1,24 @@
+/* Small helpers shared by the command-line tools: program name, messages
+ * that name the cause, and exit codes. */
+#ifndef CCNX_TOOL_H
+#define CCNX_TOOL_H
+
+#include <stdio.h>
+
+/* Exit codes: 0 success, 1 a checked failure (bad signature, bad input), 2 usage error. */
+#define TOOL_EXIT_FAILURE 1
+#define TOOL_EXIT_USAGE 2
+
+/* Sets the program name used in messages (basename of argv[0]). */
+void tool_init(const char *argv0);
+const char *tool_name(void);
+/* "<prog>: <message>\n" on stderr. */
+void tool_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* tool_warn, then exit(TOOL_EXIT_FAILURE). */
+void tool_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+/* "<prog>: <message>\nTry '<prog> --help'.\n", then exit(TOOL_EXIT_USAGE). */
+void tool_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+/* 1 if argv[i] is "-h" or "--help". */
+int tool_is_help(const char *arg);
+
+#endif
