@@ -7,7 +7,7 @@
 
 /* Exit codes: 0 success, 1 a checked failure (bad signature, bad input), 2 usage error. */
 #define TOOL_EXIT_FAILURE 1
-#define TOOL_EXIT_USAGE 2
+#define TOOL_EXIT_USAGE   2
 
 /* Sets the program name used in messages (basename of argv[0]). */
 void tool_init(const char *argv0);

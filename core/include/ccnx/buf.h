@@ -18,7 +18,10 @@ struct ccnx_buf {
     int failed;
 };
 
-#define CCNX_BUF_INIT {NULL, 0, 0, 0}
+#define CCNX_BUF_INIT                                                                              \
+    {                                                                                              \
+        NULL, 0, 0, 0                                                                              \
+    }
 
 void ccnx_buf_init(struct ccnx_buf *b);
 void ccnx_buf_free(struct ccnx_buf *b);
@@ -29,8 +32,7 @@ uint8_t *ccnx_buf_reserve(struct ccnx_buf *b, size_t extra);
 int ccnx_buf_append(struct ccnx_buf *b, const void *p, size_t n);
 int ccnx_buf_append_byte(struct ccnx_buf *b, uint8_t c);
 int ccnx_buf_append_str(struct ccnx_buf *b, const char *s);
-int ccnx_buf_printf(struct ccnx_buf *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+int ccnx_buf_printf(struct ccnx_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int ccnx_buf_vprintf(struct ccnx_buf *b, const char *fmt, va_list ap)
     __attribute__((format(printf, 2, 0)));
 /* NUL-terminate without counting the NUL in len; returns the data as a string or NULL. */

@@ -36,8 +36,8 @@ enum ccnx_tt {
     CCNX_TT_UDATA = 6,
 };
 
-#define CCNX_CCNB_CLOSE 0x00
-#define CCNX_CCNB_MAX_DEPTH 32
+#define CCNX_CCNB_CLOSE               0x00
+#define CCNX_CCNB_MAX_DEPTH           32
 #define CCNX_CCNB_DEFAULT_MAX_ELEMENT ((size_t)1 << 20)
 /* Largest header number we accept (keeps arithmetic in 64 bits safe). */
 #define CCNX_CCNB_MAX_NUMVAL ((uint64_t)INT64_MAX)
@@ -115,11 +115,11 @@ int ccnx_ccnb_binary_uint(const uint8_t *p, size_t n, uint64_t *value);
  * caller can cut it out. Datagram framing uses the same decoder on each
  * datagram's bytes. */
 struct ccnx_skel {
-    size_t max_element;   /* refuse top-level elements larger than this */
-    int err;              /* sticky CCNX_E* code once the stream is malformed */
-    int state;            /* internal */
-    unsigned depth;       /* open elements */
-    uint64_t numval;      /* header number being accumulated */
+    size_t max_element; /* refuse top-level elements larger than this */
+    int err;            /* sticky CCNX_E* code once the stream is malformed */
+    int state;          /* internal */
+    unsigned depth;     /* open elements */
+    uint64_t numval;    /* header number being accumulated */
     unsigned numval_bytes;
     uint64_t remaining;   /* bytes of BLOB/UDATA/TAG/ATTR name still to skip */
     size_t element_bytes; /* bytes of the current top-level element seen so far */

@@ -28,30 +28,30 @@ enum ccnx_key_locator_kind {
 };
 
 struct ccnx_content_parsed {
-    struct ccnx_span object;          /* the whole ContentObject element */
-    struct ccnx_span signature;       /* Signature element */
-    struct ccnx_span digest_algorithm;/* DigestAlgorithm value (absent: SHA-256) */
-    struct ccnx_span witness;         /* Witness value (Merkle batch signatures) */
-    struct ccnx_span signature_bits;  /* SignatureBits value */
-    struct ccnx_span name;            /* Name element */
+    struct ccnx_span object;           /* the whole ContentObject element */
+    struct ccnx_span signature;        /* Signature element */
+    struct ccnx_span digest_algorithm; /* DigestAlgorithm value (absent: SHA-256) */
+    struct ccnx_span witness;          /* Witness value (Merkle batch signatures) */
+    struct ccnx_span signature_bits;   /* SignatureBits value */
+    struct ccnx_span name;             /* Name element */
     uint32_t name_count;
-    struct ccnx_span signed_info;     /* SignedInfo element */
-    struct ccnx_span publisher;       /* PublisherPublicKeyDigest value */
-    struct ccnx_span timestamp;       /* Timestamp value (binary, 1/4096 s since epoch) */
-    uint32_t type;                    /* enum ccnx_content_type value; DATA when absent */
-    struct ccnx_span type_value;      /* Type value as encoded (len 0 when absent) */
-    int64_t freshness;                /* FreshnessSeconds, -1 when absent */
-    struct ccnx_span final_block_id;  /* FinalBlockID value */
+    struct ccnx_span signed_info;    /* SignedInfo element */
+    struct ccnx_span publisher;      /* PublisherPublicKeyDigest value */
+    struct ccnx_span timestamp;      /* Timestamp value (binary, 1/4096 s since epoch) */
+    uint32_t type;                   /* enum ccnx_content_type value; DATA when absent */
+    struct ccnx_span type_value;     /* Type value as encoded (len 0 when absent) */
+    int64_t freshness;               /* FreshnessSeconds, -1 when absent */
+    struct ccnx_span final_block_id; /* FinalBlockID value */
     int has_final_block_id;
-    struct ccnx_span key_locator;     /* KeyLocator element */
+    struct ccnx_span key_locator; /* KeyLocator element */
     enum ccnx_key_locator_kind key_locator_kind;
-    struct ccnx_span key_locator_value; /* Key/Certificate value, or the KeyName element */
-    struct ccnx_span key_name;        /* the Name inside KeyName */
+    struct ccnx_span key_locator_value;  /* Key/Certificate value, or the KeyName element */
+    struct ccnx_span key_name;           /* the Name inside KeyName */
     struct ccnx_span key_name_publisher; /* publisher digest value inside KeyName, if any */
-    struct ccnx_span ext_opt;         /* ExtOpt value */
-    struct ccnx_span content;         /* Content element */
-    struct ccnx_span content_value;   /* Content BLOB value */
-    struct ccnx_span signed_part;     /* Name start .. Content end: what the signature covers */
+    struct ccnx_span ext_opt;            /* ExtOpt value */
+    struct ccnx_span content;            /* Content element */
+    struct ccnx_span content_value;      /* Content BLOB value */
+    struct ccnx_span signed_part;        /* Name start .. Content end: what the signature covers */
 };
 
 /* Parses one ContentObject at buf[0..len) (trailing bytes are an error). Total. */

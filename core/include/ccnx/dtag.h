@@ -3,6 +3,7 @@
 #ifndef CCNX_DTAG_H
 #define CCNX_DTAG_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <ccnx/dtag_values.h>
 

@@ -15,7 +15,7 @@
 #include <ccnx/buf.h>
 
 #define CCNX_NAME_MAX_COMPONENTS 1024
-#define CCNX_DIGEST_LEN 32 /* SHA-256: implicit digest and publisher key digests */
+#define CCNX_DIGEST_LEN          32 /* SHA-256: implicit digest and publisher key digests */
 
 /* An owned, growable name. enc holds "<Name> <Component>..* </Name>". */
 struct ccnx_name {
