@@ -1,0 +1,76 @@
+# Thin wrapper over CMake: the README's two commands and a few conveniences.
+#   make demo   install dependencies, build, run the demonstration
+#   make test   install dependencies, build, run every test (also under ASan+UBSan)
+
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+FUZZ_SECONDS ?= 15
+CMAKE_FLAGS ?=
+
+# Debian 12 packages the build and the tests need.
+DEBIAN_PACKAGES = build-essential cmake ninja-build pkg-config libssl-dev openssl \
+                  libexpat1-dev libcmocka-dev clang libclang-rt-14-dev clang-format
+
+GENERATOR = $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
+
+.PHONY: all deps build test test-release test-asan fuzz-run format format-check demo install clean
+
+all: build
+
+deps:
+	@missing=""; for p in $(DEBIAN_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing:$$missing"; \
+	  if [ "$$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi; \
+	  $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q $$missing; \
+	fi
+
+$(BUILD)/build.ninja $(BUILD)/Makefile:
+	cmake -S . -B $(BUILD) $(GENERATOR) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS)
+
+build: deps $(BUILD)/build.ninja
+	cmake --build $(BUILD) -j $(JOBS)
+
+test: deps format-check test-release test-asan fuzz-run
+
+test-release:
+	cmake -S . -B $(BUILD) $(GENERATOR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCCNX_WERROR=ON $(CMAKE_FLAGS)
+	cmake --build $(BUILD) -j $(JOBS)
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+# The whole suite again with AddressSanitizer and UndefinedBehaviorSanitizer.
+test-asan:
+	cmake -S . -B $(ASAN_BUILD) $(GENERATOR) -DCMAKE_BUILD_TYPE=Debug -DCCNX_SANITIZE=ON -DCCNX_WERROR=ON $(CMAKE_FLAGS)
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS)
+
+# A short coverage-guided run of every fuzz target (clang's libFuzzer), seeded
+# with the checked-in corpus and the reference vectors; skipped without clang.
+fuzz-run:
+	@if ! command -v clang >/dev/null 2>&1; then echo "clang not found: libFuzzer run skipped"; exit 0; fi; \
+	CC=clang cmake -S . -B $(FUZZ_BUILD) $(GENERATOR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCCNX_LIBFUZZER=ON -DCCNX_TESTS=ON >/dev/null && \
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) && \
+	tests/fuzz/run-libfuzzer.sh $(FUZZ_BUILD)/fuzz $(FUZZ_SECONDS)
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h')
+
+format-check:
+	@bad=$$(for f in $$(git ls-files '*.c' '*.h'); do \
+	  clang-format --dry-run --Werror "$$f" >/dev/null 2>&1 || echo "$$f"; done); \
+	if [ -n "$$bad" ]; then echo "Not formatted (run 'make format'):"; echo "$$bad"; exit 1; fi; \
+	echo "format-check: ok"
+
+demo: build
+	apps/demo/ccnx-demo.sh $(BUILD)/bin
+
+install: build
+	cmake --install $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
