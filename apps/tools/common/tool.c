@@ -19,7 +19,7 @@ const char *tool_name(void)
     return progname;
 }
 
-static void vwarn(const char *fmt, va_list ap)
+__attribute__((format(printf, 1, 0))) static void vwarn(const char *fmt, va_list ap)
 {
     fprintf(stderr, "%s: ", progname);
     vfprintf(stderr, fmt, ap);
