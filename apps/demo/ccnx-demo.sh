@@ -41,6 +41,6 @@ printf 'J' | dd of="$work/tampered.ccnb" bs=1 seek=$(( $(stat -c %s "$work/tampe
 
 say "A fresh user keystore (ccninitkeystore), in a scratch CCNX_DIR"
 CCNX_DIR="$work/ccnx" "$bin/ccninitkeystore"
-ls -l "$work/ccnx"
+ls -la "$work/ccnx"
 
 say "Done"
