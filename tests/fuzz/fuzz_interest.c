@@ -21,7 +21,6 @@
 #include <ccnx/name.h>
 #include <ccnx/uri.h>
 
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -179,8 +178,8 @@ static void to_params(const uint8_t *buf, const struct ccnx_interest_parsed *pi,
     ccnx_interest_params_init(p);
     p->name = buf + pi->name.off;
     p->name_len = pi->name.len;
-    p->min_suffix = pi->has_min_suffix ? (int)pi->min_suffix : -1;
-    p->max_suffix = pi->has_max_suffix ? (int)pi->max_suffix : -1;
+    p->min_suffix = pi->has_min_suffix ? (int64_t)pi->min_suffix : -1;
+    p->max_suffix = pi->has_max_suffix ? (int64_t)pi->max_suffix : -1;
     p->publisher = pi->publisher.len ? buf + pi->publisher.off : NULL;
     p->publisher_len = pi->publisher.len;
     p->exclude = ex->v;
@@ -226,10 +225,6 @@ static int same_values(const uint8_t *a, const struct ccnx_interest_parsed *pa, 
 
 static void check_rebuild(const uint8_t *data, size_t size, const struct ccnx_interest_parsed *pi)
 {
-    if ((pi->has_min_suffix && pi->min_suffix > INT_MAX) ||
-        (pi->has_max_suffix && pi->max_suffix > INT_MAX)) {
-        return; /* the build parameters are ints */
-    }
     struct items ex;
     struct ccnx_interest_params p;
     struct ccnx_buf out = CCNX_BUF_INIT, again = CCNX_BUF_INIT;

@@ -68,8 +68,8 @@ int ccnx_exclude_iter_next(struct ccnx_exclude_iter *it, struct ccnx_exclude_ite
 struct ccnx_interest_params {
     const uint8_t *name; /* encoded Name element (required) */
     size_t name_len;
-    int min_suffix;           /* -1 to omit */
-    int max_suffix;           /* -1 to omit */
+    int64_t min_suffix;       /* -1 to omit */
+    int64_t max_suffix;       /* -1 to omit */
     const uint8_t *publisher; /* 32-byte digest or NULL */
     size_t publisher_len;
     const struct ccnx_exclude_item *exclude; /* NULL/0 to omit */
