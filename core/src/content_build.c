@@ -177,16 +177,17 @@ static size_t reserve_zero(struct ccnx_buf *out, size_t n)
     return off;
 }
 
-/* Hashes a batch object's signed part as it is written. */
+/* Hashes a batch object's signed part as soon as it is written. */
 struct leaf_hasher {
     EVP_MD_CTX *ctx;
     const EVP_MD *md;
     uint8_t *leaf;
 };
 
-/* Appends the Content element, hashing it when h is not NULL: the content
- * is hashed from the caller's bytes first and only then copied, so the cold
- * read overlaps the hashing and the copy reads from cache. */
+/* Appends the Content element, then, when h is not NULL, hashes the signed
+ * part (Name to the end of Content) from the output buffer: the copy has
+ * just brought those bytes into cache, so the caller's payload is read from
+ * memory only once. */
 static int append_content(struct ccnx_buf *out, const struct ccnx_content_params *p, size_t body,
                           const struct leaf_hasher *h)
 {
@@ -197,17 +198,18 @@ static int append_content(struct ccnx_buf *out, const struct ccnx_content_params
     if (ccnx_buf_status(out) != 0) {
         return CCNX_E_NOMEM;
     }
-    static const uint8_t closer = CCNX_CCNB_CLOSE;
+    ccnx_buf_append(out, p->content, p->content_len);
+    ccnx_ccnb_append_closer(out);
+    if (ccnx_buf_status(out) != 0) {
+        return CCNX_E_NOMEM;
+    }
     if (h != NULL && (EVP_DigestInit_ex2(h->ctx, h->md, NULL) != 1 ||
                       EVP_DigestUpdate(h->ctx, out->data + body, out->len - body) != 1 ||
-                      EVP_DigestUpdate(h->ctx, p->content, p->content_len) != 1 ||
-                      EVP_DigestUpdate(h->ctx, &closer, 1) != 1 ||
                       EVP_DigestFinal_ex(h->ctx, h->leaf, NULL) != 1)) {
         ERR_clear_error();
         return CCNX_E_CRYPTO;
     }
-    ccnx_buf_append(out, p->content, p->content_len);
-    return ccnx_ccnb_append_closer(out);
+    return 0;
 }
 
 /* Writes one ContentObject whose Signature holds zeroed room for a Witness
