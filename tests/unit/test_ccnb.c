@@ -13,8 +13,18 @@
 static void test_header_roundtrip(void **state)
 {
     (void)state;
-    const uint64_t values[] = {0, 1, 15, 16, 127, 128, 2047, 2048, 65535, 17702112,
-                               (uint64_t)1 << 40, CCNX_CCNB_MAX_NUMVAL};
+    const uint64_t values[] = {0,
+                               1,
+                               15,
+                               16,
+                               127,
+                               128,
+                               2047,
+                               2048,
+                               65535,
+                               17702112,
+                               (uint64_t)1 << 40,
+                               CCNX_CCNB_MAX_NUMVAL};
     for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
         for (int tt = CCNX_TT_EXT; tt <= CCNX_TT_UDATA; tt++) {
             struct ccnx_buf b = CCNX_BUF_INIT;
@@ -189,7 +199,8 @@ static void test_skeleton_on_vectors(void **state)
         for (size_t k = 0; k < sizeof pieces / sizeof pieces[0]; k++) {
             assert_int_equal(split_stream(b.data, b.len, pieces[k]), whole);
         }
-        int multi = strncmp(files[i], "stream_", 7) == 0 || strncmp(files[i], "udp_dgram_", 10) == 0;
+        int multi =
+            strncmp(files[i], "stream_", 7) == 0 || strncmp(files[i], "udp_dgram_", 10) == 0;
         if (!multi) {
             assert_int_equal(whole, 1);
         } else {
@@ -286,10 +297,10 @@ static void test_dtag_dictionary(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_header_roundtrip),   cmocka_unit_test(test_known_encodings),
-        cmocka_unit_test(test_header_errors),      cmocka_unit_test(test_element_end_bounds),
-        cmocka_unit_test(test_reader),             cmocka_unit_test(test_skeleton_on_vectors),
-        cmocka_unit_test(test_skeleton_errors),    cmocka_unit_test(test_binary_uint),
+        cmocka_unit_test(test_header_roundtrip), cmocka_unit_test(test_known_encodings),
+        cmocka_unit_test(test_header_errors),    cmocka_unit_test(test_element_end_bounds),
+        cmocka_unit_test(test_reader),           cmocka_unit_test(test_skeleton_on_vectors),
+        cmocka_unit_test(test_skeleton_errors),  cmocka_unit_test(test_binary_uint),
         cmocka_unit_test(test_dtag_dictionary),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
