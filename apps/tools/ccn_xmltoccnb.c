@@ -123,23 +123,6 @@ static int convert_file(const char *path, const struct options *o)
     return failed;
 }
 
-static void load_dict(struct options *o, const char *path)
-{
-    if (o->dict == NULL && (o->dict = ccnx_dtag_dict_create()) == NULL) {
-        tool_die("out of memory");
-    }
-    o->enc.dict = o->dict;
-    int bad_line = 0;
-    int res = ccnx_dtag_dict_load(o->dict, path, &bad_line);
-    if (res == CCNX_E_IO) {
-        tool_usage_error("cannot read dictionary %s: %s", path, strerror(errno));
-    }
-    if (res != 0) {
-        tool_usage_error("dictionary %s, line %d: expected \"number,Name\" (%s)", path, bad_line,
-                         ccnx_strerror(res));
-    }
-}
-
 static void parse_args(int argc, char **argv, struct options *o)
 {
     static const struct option longopts[] = {
@@ -154,7 +137,8 @@ static void parse_args(int argc, char **argv, struct options *o)
             o->enc.toss_white = 1;
             break;
         case 'd':
-            load_dict(o, optarg);
+            tool_load_dict(&o->dict, optarg);
+            o->enc.dict = o->dict;
             break;
         case 'h':
             usage();

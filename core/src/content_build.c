@@ -5,6 +5,7 @@
  * as the modulus, Witness sizes depend only on the tree shape), then the
  * signed part is hashed in place and the signature bytes filled in. No body
  * is copied or hashed twice. */
+#include <ccnx/name.h>
 #include <ccnx/publish_sign.h>
 #include <ccnx/ccnb.h>
 #include <ccnx/dtag.h>
@@ -36,21 +37,9 @@ static int append_blob_always(struct ccnx_buf *out, uint64_t dtag, const void *p
     return ccnx_ccnb_append_closer(out);
 }
 
-/* Checks that p[0..n) is exactly one well-formed Name element. */
-static int check_name(const uint8_t *p, size_t n)
-{
-    size_t end;
-    if (p == NULL || n == 0 || ccnx_ccnb_element_end(p, n, 0, &end) != 0 || end != n) {
-        return CCNX_E_INVAL;
-    }
-    struct ccnx_ccnb_reader r;
-    ccnx_ccnb_reader_init(&r, p, n, 0);
-    return ccnx_ccnb_peek_dtag(&r) == CCNX_DTAG_Name ? 0 : CCNX_E_INVAL;
-}
-
 static int check_params(const struct ccnx_content_params *p)
 {
-    if (p == NULL || check_name(p->name, p->name_len) != 0) {
+    if (p == NULL || ccnx_name_check_ccnb(p->name, p->name_len) != 0) {
         return CCNX_E_INVAL;
     }
     if ((p->content == NULL && p->content_len != 0) ||
@@ -71,7 +60,7 @@ static int check_params(const struct ccnx_content_params *p)
         if (p->key_name_publisher != NULL && p->key_name_publisher_len != CCNX_DIGEST_LEN) {
             return CCNX_E_INVAL;
         }
-        return check_name(p->key_locator_value, p->key_locator_value_len);
+        return ccnx_name_check_ccnb(p->key_locator_value, p->key_locator_value_len);
     }
     return CCNX_E_INVAL;
 }

@@ -19,17 +19,6 @@ static int is_publisher_dtag(int64_t d)
            d == CCNX_DTAG_PublisherIssuerCertificateDigest;
 }
 
-static int check_name(const uint8_t *p, size_t n)
-{
-    size_t end;
-    if (p == NULL || n == 0 || ccnx_ccnb_element_end(p, n, 0, &end) != 0 || end != n) {
-        return CCNX_E_INVAL;
-    }
-    struct ccnx_ccnb_reader r;
-    ccnx_ccnb_reader_init(&r, p, n, 0);
-    return ccnx_ccnb_peek_dtag(&r) == CCNX_DTAG_Name ? 0 : CCNX_E_INVAL;
-}
-
 /* <dtag> BLOB </dtag> with the header kept for empty values, as in SignedInfo. */
 static void append_blob_always(struct ccnx_buf *out, uint64_t dtag, const void *p, size_t n)
 {
@@ -69,7 +58,7 @@ static int build_authenticator(struct ccnx_buf *out, const struct ccnx_link_auth
 
 int ccnx_link_build(struct ccnx_buf *out, const struct ccnx_link *l)
 {
-    if (out == NULL || l == NULL || check_name(l->name, l->name_len) != 0 ||
+    if (out == NULL || l == NULL || ccnx_name_check_ccnb(l->name, l->name_len) != 0 ||
         (l->label == NULL && l->label_len != 0)) {
         return CCNX_E_INVAL;
     }

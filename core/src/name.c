@@ -179,6 +179,16 @@ int ccnx_name_iter_next(struct ccnx_name_iter *it, struct ccnx_comp *out)
     return 1;
 }
 
+int ccnx_name_check_ccnb(const uint8_t *p, size_t n)
+{
+    size_t end;
+    if (p == NULL || n == 0 || p[0] != CCNX_DTAG_BYTE(CCNX_DTAG_Name) ||
+        ccnx_ccnb_element_end(p, n, 0, &end) != 0 || end != n) {
+        return CCNX_E_INVAL;
+    }
+    return 0;
+}
+
 int ccnx_name_count_ccnb(const uint8_t *enc, size_t len)
 {
     struct ccnx_name_iter it;

@@ -109,13 +109,17 @@ int ccnx_key_generate(unsigned bits, struct ccnx_key **out)
     return key_wrap(pkey, 1, out);
 }
 
-int ccnx_key_from_der(const uint8_t *der, size_t len, struct ccnx_key **out)
+/* Both DER readers share one shape: decode, insist on no trailing bytes. */
+typedef EVP_PKEY *(*der_reader)(EVP_PKEY **, const unsigned char **, long);
+
+static int key_from_der_with(der_reader read, int is_private, const uint8_t *der, size_t len,
+                             struct ccnx_key **out)
 {
     if (der == NULL || out == NULL || len == 0 || len > LONG_MAX) {
         return CCNX_E_INVAL;
     }
     const unsigned char *p = der;
-    EVP_PKEY *pkey = d2i_PUBKEY(NULL, &p, (long)len);
+    EVP_PKEY *pkey = read(NULL, &p, (long)len);
     if (pkey == NULL) {
         ERR_clear_error();
         return CCNX_E_VALUE;
@@ -124,25 +128,17 @@ int ccnx_key_from_der(const uint8_t *der, size_t len, struct ccnx_key **out)
         EVP_PKEY_free(pkey);
         return CCNX_E_TRAILING;
     }
-    return key_wrap(pkey, 0, out);
+    return key_wrap(pkey, is_private, out);
+}
+
+int ccnx_key_from_der(const uint8_t *der, size_t len, struct ccnx_key **out)
+{
+    return key_from_der_with(d2i_PUBKEY, 0, der, len, out);
 }
 
 int ccnx_key_from_private_der(const uint8_t *der, size_t len, struct ccnx_key **out)
 {
-    if (der == NULL || out == NULL || len == 0 || len > LONG_MAX) {
-        return CCNX_E_INVAL;
-    }
-    const unsigned char *p = der;
-    EVP_PKEY *pkey = d2i_AutoPrivateKey(NULL, &p, (long)len);
-    if (pkey == NULL) {
-        ERR_clear_error();
-        return CCNX_E_VALUE;
-    }
-    if (p != der + len) {
-        EVP_PKEY_free(pkey);
-        return CCNX_E_TRAILING;
-    }
-    return key_wrap(pkey, 1, out);
+    return key_from_der_with(d2i_AutoPrivateKey, 1, der, len, out);
 }
 
 /* Never prompts: a missing password simply fails on encrypted keys. */

@@ -1,5 +1,9 @@
 #include "tool.h"
 
+#include <ccnx/dtag.h>
+#include <ccnx/error.h>
+
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,4 +60,20 @@ void tool_usage_error(const char *fmt, ...)
 int tool_is_help(const char *arg)
 {
     return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
+}
+
+void tool_load_dict(struct ccnx_dtag_dict **dict, const char *path)
+{
+    if (*dict == NULL && (*dict = ccnx_dtag_dict_create()) == NULL) {
+        tool_die("out of memory");
+    }
+    int bad_line = 0;
+    int res = ccnx_dtag_dict_load(*dict, path, &bad_line);
+    if (res == CCNX_E_IO) {
+        tool_usage_error("cannot read dictionary %s: %s", path, strerror(errno));
+    }
+    if (res != 0) {
+        tool_usage_error("dictionary %s, line %d: expected \"number,Name\" (%s)", path, bad_line,
+                         ccnx_strerror(res));
+    }
 }

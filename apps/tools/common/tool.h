@@ -18,6 +18,10 @@ void tool_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void tool_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 /* "<prog>: <message>\nTry '<prog> --help'.\n", then exit(TOOL_EXIT_USAGE). */
 void tool_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+struct ccnx_dtag_dict;
+/* The -d option: adds the csv dictionary at path to *dict (created on first
+ * use); a missing or malformed file is a usage error naming the line. */
+void tool_load_dict(struct ccnx_dtag_dict **dict, const char *path);
 /* 1 if argv[i] is "-h" or "--help". */
 int tool_is_help(const char *arg);
 

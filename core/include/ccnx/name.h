@@ -56,6 +56,8 @@ int ccnx_name_iter_init(struct ccnx_name_iter *it, const uint8_t *enc, size_t le
 /* 1 and *out set for the next component, 0 at the end, negative on malformed input. */
 int ccnx_name_iter_next(struct ccnx_name_iter *it, struct ccnx_comp *out);
 
+/* 0 when p[0..n) is exactly one well-formed Name element, else CCNX_E_INVAL. */
+int ccnx_name_check_ccnb(const uint8_t *p, size_t n);
 /* Number of components in the encoded Name (negative on malformed input). */
 int ccnx_name_count_ccnb(const uint8_t *enc, size_t len);
 
