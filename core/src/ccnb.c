@@ -2,13 +2,15 @@
 #include <ccnx/ccnb.h>
 #include <ccnx/error.h>
 
+#include "internal.h"
+
 #include <string.h>
 
 /* ---- Encoder ---- */
 
-int ccnx_ccnb_append_header(struct ccnx_buf *b, uint64_t numval, enum ccnx_tt tt)
+size_t ccnx_ccnb_put_header(uint8_t *dst, uint64_t numval, enum ccnx_tt tt)
 {
-    uint8_t tmp[12];
+    uint8_t tmp[CCNX_CCNB_MAX_HEADER];
     size_t i = sizeof tmp;
     tmp[--i] = (uint8_t)(0x80 | ((numval & 0x0F) << 3) | ((unsigned)tt & 0x07));
     numval >>= 4;
@@ -16,7 +18,18 @@ int ccnx_ccnb_append_header(struct ccnx_buf *b, uint64_t numval, enum ccnx_tt tt
         tmp[--i] = (uint8_t)(numval & 0x7F);
         numval >>= 7;
     }
-    return ccnx_buf_append(b, tmp + i, sizeof tmp - i);
+    memcpy(dst, tmp + i, sizeof tmp - i);
+    return sizeof tmp - i;
+}
+
+int ccnx_ccnb_append_header(struct ccnx_buf *b, uint64_t numval, enum ccnx_tt tt)
+{
+    uint8_t *dst = ccnx_buf_reserve(b, CCNX_CCNB_MAX_HEADER);
+    if (dst == NULL) {
+        return CCNX_E_NOMEM;
+    }
+    b->len += ccnx_ccnb_put_header(dst, numval, tt);
+    return 0;
 }
 
 int ccnx_ccnb_append_closer(struct ccnx_buf *b)

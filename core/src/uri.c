@@ -292,49 +292,6 @@ static int skip_authority(struct uri_parser *up, size_t *pos)
     return 0;
 }
 
-/* Writes a BLOB header for length n at dst; returns its size (at most 10). */
-static size_t put_blob_header(uint8_t *dst, size_t n)
-{
-    uint8_t tmp[12];
-    size_t i = sizeof tmp;
-    tmp[--i] = (uint8_t)(0x80 | ((n & 0x0F) << 3) | CCNX_TT_BLOB);
-    for (n >>= 4; n != 0; n >>= 7) {
-        tmp[--i] = (uint8_t)(n & 0x7F);
-    }
-    memcpy(dst, tmp + i, sizeof tmp - i);
-    return sizeof tmp - i;
-}
-
-/* Same encoding as ccnx_name_append, written in one step: parsing is on the
- * hot path of every tool and of the benchmarks. */
-static int append_comp(struct ccnx_name *n, const uint8_t *p, size_t len)
-{
-    if (n->count >= CCNX_NAME_MAX_COMPONENTS) {
-        return CCNX_E_TOOBIG;
-    }
-    if (len > SIZE_MAX / 2) {
-        return CCNX_E_NOMEM;
-    }
-    n->enc.len--; /* reopen the Name: its closer is rewritten below */
-    uint8_t *dst = ccnx_buf_reserve(&n->enc, len + 16);
-    if (dst == NULL) {
-        n->enc.len++;
-        return CCNX_E_NOMEM;
-    }
-    size_t k = 0;
-    dst[k++] = CCNX_DTAG_BYTE(CCNX_DTAG_Component);
-    if (len != 0) {
-        k += put_blob_header(dst + k, len);
-        memcpy(dst + k, p, len);
-        k += len;
-    }
-    dst[k++] = CCNX_CCNB_CLOSE;
-    dst[k++] = CCNX_CCNB_CLOSE;
-    n->enc.len += k;
-    n->count++;
-    return 0;
-}
-
 static int add_comp(struct ccnx_name *n, const struct ccnx_comp *c)
 {
     switch (classify_dots(c)) {
@@ -343,10 +300,10 @@ static int add_comp(struct ccnx_name *n, const struct ccnx_comp *c)
     case DOTS_PARENT:
         return n->count > 0 ? ccnx_name_truncate(n, n->count - 1) : 0;
     case DOTS_STRIP:
-        return append_comp(n, c->p + 3, c->n - 3);
+        return ccnx_name_append(n, c->p + 3, c->n - 3);
     case DOTS_NONE:
     default:
-        return append_comp(n, c->p, c->n);
+        return ccnx_name_append(n, c->p, c->n);
     }
 }
 
