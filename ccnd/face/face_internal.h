@@ -1,0 +1,95 @@
+/* Private to ccnd/face: the face record and the table, shared by the files
+ * that implement each kind. */
+#ifndef CCND_FACE_INTERNAL_H
+#define CCND_FACE_INTERNAL_H
+
+#include <sys/types.h>
+
+#include "face/face.h"
+#include "face/framer.h"
+
+/* One queued message; data follows the header. */
+struct face_msg {
+    struct face_msg *next;
+    size_t len;
+    size_t off; /* bytes already written (streams) */
+    uint8_t data[];
+};
+
+struct face {
+    struct face_table *ft;
+    unsigned faceid;
+    enum face_kind kind;
+    unsigned flags;
+    int fd;                       /* own socket; -1 for unicast UDP faces (they use sock's) */
+    int send_fd;                  /* multicast: the sending socket */
+    unsigned sock;                /* listener / bound UDP socket this face came through */
+    struct sockaddr_storage addr; /* remote address (group for multicast) */
+    socklen_t addrlen;
+    char remote[FACE_ADDR_TEXT];
+    char *unix_path; /* listener's socket file, removed on close if still ours */
+    ino_t unix_ino;
+    struct framer_stream in;
+    struct face_msg *qhead, *qtail;
+    size_t queued;
+    uint64_t last_rx;       /* loop time of the last input */
+    uint64_t last_progress; /* loop time output last moved (or was first queued) */
+    uint16_t pktseq;
+    int seqprobe; /* send one SequenceNumber to see if the peer plays */
+    struct face_counters c;
+    int last_errno;
+    int dead;
+    struct face *next_dead;
+};
+
+struct face_table {
+    struct loop *loop;
+    struct face_config cfg;
+    struct face_callbacks cb;
+    struct face **slots;
+    unsigned nslots;
+    unsigned rover;
+    unsigned gen;
+    unsigned depth;     /* nesting of callbacks: faces are freed at depth 0 */
+    struct face *grave; /* closed faces waiting to be freed */
+    struct loop_timer sweep;
+    struct loop_timer resume; /* listeners paused when out of fds */
+    int reserve_fd;           /* spare fd released to shed a connection under EMFILE */
+    unsigned udp_sock[2];     /* bound UDP sockets: [0] IPv4, [1] IPv6 */
+    uint8_t *dgram;           /* receive buffer for one datagram */
+};
+
+#define FACE_DGRAM_MAX 65536
+
+/* face_table.c */
+struct face *face_new(struct face_table *ft, enum face_kind kind, unsigned flags, int fd);
+struct face *face_lookup(const struct face_table *ft, unsigned faceid);
+void face_announce(struct face *f);
+/* Undoes face_new for a face never announced (setup failed). */
+void face_discard(struct face *f);
+void face_destroy(struct face *f, enum face_close_reason why);
+void face_enter(struct face_table *ft);
+void face_leave(struct face_table *ft);
+void face_framed(struct face *f, const struct framer_counts *before,
+                 const struct framer_counts *after);
+struct framer_sink face_sink(struct face *f, struct framer_counts *counts);
+void face_watch_update(struct face *f);
+/* Drops n messages from the head; `sent` counts them as output. */
+void face_queue_pop(struct face *f, size_t n, int sent);
+
+/* face_addr.c */
+void face_addr_text(const struct sockaddr *sa, socklen_t len, char *out, size_t outlen);
+unsigned face_addr_flags(const struct sockaddr *sa);
+int face_addr_equal(const struct sockaddr *a, socklen_t alen, const struct sockaddr *b,
+                    socklen_t blen);
+int face_set_nonblock(int fd);
+
+/* face_stream.c */
+void face_stream_flush(struct face *f);
+void face_stream_close(struct face *f);
+
+/* face_udp.c */
+void face_dgram_flush(struct face *f);
+void face_udp_close(struct face *f);
+
+#endif

@@ -1,0 +1,406 @@
+/* Datagram faces: one bound UDP socket per address family with a face per
+ * remote address, and multicast faces. */
+#define _GNU_SOURCE
+#include "face/face_internal.h"
+
+#include <errno.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <ccnx/dtag.h>
+#include <ccnx/error.h>
+
+#define UDP_READ_BUDGET 64 /* datagrams per wakeup */
+
+static void udp_ready(struct loop *loop, int fd, unsigned events, void *arg);
+static void mcast_ready(struct loop *loop, int fd, unsigned events, void *arg);
+
+static int family_index(int family)
+{
+    return family == AF_INET6 ? 1 : 0;
+}
+
+void face_udp_close(struct face *f)
+{
+    struct face_table *ft = f->ft;
+    if (f->kind == FACE_KIND_UDP_SOCKET) {
+        ft->udp_sock[family_index(f->addr.ss_family)] = FACE_NONE;
+        /* Its peers cannot outlive the socket they talk through. */
+        for (unsigned id = face_next(ft, FACE_NONE); id != FACE_NONE; id = face_next(ft, id)) {
+            struct face *p = face_lookup(ft, id);
+            if (p->kind == FACE_KIND_UDP && p->sock == f->faceid) {
+                face_destroy(p, FACE_CLOSE_SHUTDOWN);
+            }
+        }
+    }
+    if (f->fd >= 0) {
+        loop_io_remove(ft->loop, f->fd);
+        close(f->fd);
+        f->fd = -1;
+    }
+    if (f->send_fd >= 0) {
+        close(f->send_fd);
+        f->send_fd = -1;
+    }
+}
+
+static int udp_socket(const struct sockaddr *addr, socklen_t len)
+{
+    int fd = socket(addr->sa_family, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (fd < 0) {
+        return -1;
+    }
+    int one = 1;
+    if (addr->sa_family == AF_INET6) {
+        setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
+    }
+    if (bind(fd, addr, len) != 0) {
+        int err = errno;
+        close(fd);
+        errno = err;
+        return -1;
+    }
+    return fd;
+}
+
+int face_udp_bind(struct face_table *ft, const struct sockaddr *addr, socklen_t len,
+                  unsigned *faceid)
+{
+    if (addr == NULL || (addr->sa_family != AF_INET && addr->sa_family != AF_INET6)) {
+        return CCNX_E_INVAL;
+    }
+    if (ft->udp_sock[family_index(addr->sa_family)] != FACE_NONE) {
+        return CCNX_E_INVAL;
+    }
+    int fd = udp_socket(addr, len);
+    if (fd < 0) {
+        return CCNX_E_IO;
+    }
+    unsigned flags = FACE_F_DGRAM | FACE_F_PASSIVE | FACE_F_PERMANENT |
+                     (face_addr_flags(addr) & (FACE_F_INET | FACE_F_INET6));
+    struct face *f = face_new(ft, FACE_KIND_UDP_SOCKET, flags, fd);
+    if (f == NULL) {
+        close(fd);
+        return CCNX_E_NOMEM;
+    }
+    f->addrlen = sizeof(f->addr);
+    getsockname(fd, (struct sockaddr *)&f->addr, &f->addrlen);
+    face_addr_text((struct sockaddr *)&f->addr, f->addrlen, f->remote, sizeof(f->remote));
+    ft->udp_sock[family_index(addr->sa_family)] = f->faceid;
+    if (loop_io_add(ft->loop, fd, LOOP_READ, udp_ready, f) != 0) {
+        ft->udp_sock[family_index(addr->sa_family)] = FACE_NONE;
+        face_discard(f);
+        return CCNX_E_IO;
+    }
+    if (faceid != NULL) {
+        *faceid = f->faceid;
+    }
+    face_announce(f);
+    return 0;
+}
+
+/* Linear in the number of faces; a hash on the address would replace it if
+ * many UDP peers ever become common. */
+static struct face *udp_find(struct face_table *ft, const struct face *sock,
+                             const struct sockaddr *sa, socklen_t len)
+{
+    for (unsigned id = face_next(ft, FACE_NONE); id != FACE_NONE; id = face_next(ft, id)) {
+        struct face *p = face_lookup(ft, id);
+        if (p->kind == FACE_KIND_UDP && p->sock == sock->faceid &&
+            face_addr_equal((struct sockaddr *)&p->addr, p->addrlen, sa, len)) {
+            return p;
+        }
+    }
+    return NULL;
+}
+
+static struct face *udp_peer_new(struct face_table *ft, struct face *sock,
+                                 const struct sockaddr *sa, socklen_t len, unsigned extra)
+{
+    unsigned flags = FACE_F_DGRAM | face_addr_flags(sa) | extra;
+    if (ft->cfg.udp_seq == FACE_SEQ_ALWAYS) {
+        flags |= FACE_F_SEQOK;
+    }
+    struct face *p = face_new(ft, FACE_KIND_UDP, flags, -1);
+    if (p == NULL) {
+        return NULL;
+    }
+    p->sock = sock->faceid;
+    memcpy(&p->addr, sa, len < sizeof(p->addr) ? len : sizeof(p->addr));
+    p->addrlen = len;
+    face_addr_text(sa, len, p->remote, sizeof(p->remote));
+    /* Reference behaviour: probe non-local peers once with a random start. */
+    p->pktseq = (uint16_t)(loop_now(ft->loop) ^ (p->faceid * 40503u));
+    p->seqprobe = ft->cfg.udp_seq == FACE_SEQ_PROBE && !(p->flags & FACE_F_LOCAL);
+    face_announce(p);
+    return p;
+}
+
+int face_udp_peer(struct face_table *ft, const struct sockaddr *remote, socklen_t len,
+                  unsigned *faceid)
+{
+    if (remote == NULL || (remote->sa_family != AF_INET && remote->sa_family != AF_INET6)) {
+        return CCNX_E_INVAL;
+    }
+    struct face *sock = face_lookup(ft, ft->udp_sock[family_index(remote->sa_family)]);
+    if (sock == NULL) {
+        return CCNX_E_NOTFOUND;
+    }
+    struct face *p = udp_find(ft, sock, remote, len);
+    if (p == NULL) {
+        p = udp_peer_new(ft, sock, remote, len, FACE_F_PERMANENT);
+        if (p == NULL) {
+            return CCNX_E_NOMEM;
+        }
+    }
+    if (faceid != NULL) {
+        *faceid = p->faceid;
+    }
+    return 0;
+}
+
+/* Frames one datagram received on face f. */
+static void dgram_input(struct face *f, const uint8_t *p, size_t n)
+{
+    struct framer_counts before = {0}, counts = {0};
+    struct framer_sink sink = face_sink(f, &counts);
+    f->c.bytes_in += n;
+    f->last_rx = loop_now(f->ft->loop);
+    framer_datagram(p, n, f->ft->cfg.max_message, &sink);
+    face_framed(f, &before, &counts);
+}
+
+static void udp_flush_peers(struct face *sock)
+{
+    struct face_table *ft = sock->ft;
+    for (unsigned id = face_next(ft, FACE_NONE); id != FACE_NONE; id = face_next(ft, id)) {
+        struct face *p = face_lookup(ft, id);
+        if (p->kind == FACE_KIND_UDP && p->sock == sock->faceid && p->qhead != NULL) {
+            face_dgram_flush(p);
+        }
+    }
+}
+
+static void udp_ready(struct loop *loop, int fd, unsigned events, void *arg)
+{
+    struct face *sock = arg;
+    struct face_table *ft = sock->ft;
+    face_enter(ft);
+    if (events & LOOP_WRITE) {
+        loop_io_set(loop, fd, LOOP_READ); /* peers re-arm it if they block again */
+        udp_flush_peers(sock);
+    }
+    for (int i = 0; i < UDP_READ_BUDGET && (events & LOOP_READ) && !sock->dead; i++) {
+        struct sockaddr_storage ss;
+        socklen_t len = sizeof(ss);
+        ssize_t n = recvfrom(fd, ft->dgram, FACE_DGRAM_MAX, 0, (struct sockaddr *)&ss, &len);
+        if (n < 0) {
+            break; /* EAGAIN; ICMP errors of earlier sends are not ours to act on */
+        }
+        struct face *p = udp_find(ft, sock, (struct sockaddr *)&ss, len);
+        if (p == NULL) {
+            p = udp_peer_new(ft, sock, (struct sockaddr *)&ss, len, FACE_F_ACCEPTED);
+        }
+        if (p != NULL && !p->dead) {
+            dgram_input(p, ft->dgram, (size_t)n);
+        }
+    }
+    face_leave(ft);
+}
+
+/* <SequenceNumber> with a 2-byte BLOB: header 10 82, BLOB header 95. */
+static size_t seq_element(struct face *f, uint8_t out[6])
+{
+    if (f->kind != FACE_KIND_UDP || !((f->flags & FACE_F_SEQOK) || f->seqprobe)) {
+        return 0;
+    }
+    out[0] = 0x10;
+    out[1] = 0x82;
+    out[2] = 0x95;
+    out[3] = (uint8_t)(f->pktseq >> 8);
+    out[4] = (uint8_t)f->pktseq;
+    out[5] = CCNX_CCNB_CLOSE;
+    return 6;
+}
+
+/* Sends queued messages one per datagram until the socket would block. */
+void face_dgram_flush(struct face *f)
+{
+    struct face_table *ft = f->ft;
+    struct face *sock = f->kind == FACE_KIND_UDP ? face_lookup(ft, f->sock) : f;
+    int fd = f->kind == FACE_KIND_MCAST ? f->send_fd : (sock ? sock->fd : -1);
+    while (f->qhead != NULL && fd >= 0 && !f->dead) {
+        uint8_t seq[6];
+        struct iovec iov[2] = {{f->qhead->data, f->qhead->len}, {seq, seq_element(f, seq)}};
+        struct msghdr mh;
+        memset(&mh, 0, sizeof(mh));
+        mh.msg_name = &f->addr;
+        mh.msg_namelen = f->addrlen;
+        mh.msg_iov = iov;
+        mh.msg_iovlen = iov[1].iov_len > 0 ? 2 : 1;
+        ssize_t w = sendmsg(fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS)) {
+            if (f->kind == FACE_KIND_UDP) {
+                /* The shared socket's watcher flushes every blocked peer. */
+                loop_io_set(ft->loop, sock->fd, LOOP_READ | LOOP_WRITE);
+                return;
+            }
+            f->c.drops[FACE_DROP_QUEUE]++; /* a multicast send buffer full: lose it */
+        } else if (w < 0) {
+            f->last_errno = errno; /* a datagram is lost, the face lives on */
+        } else {
+            f->c.bytes_out += (uint64_t)w;
+            if (iov[1].iov_len > 0) {
+                f->pktseq++;
+                f->seqprobe = 0;
+            }
+        }
+        f->last_progress = loop_now(ft->loop);
+        face_queue_pop(f, 1, w >= 0);
+    }
+}
+
+/* ---- multicast ---- */
+
+static int mcast_join(int fd, const struct face_mcast_params *p)
+{
+    if (p->group.ss_family == AF_INET) {
+        struct ip_mreqn mr;
+        memset(&mr, 0, sizeof(mr));
+        mr.imr_multiaddr = ((const struct sockaddr_in *)&p->group)->sin_addr;
+        if (p->local.ss_family == AF_INET) {
+            mr.imr_address = ((const struct sockaddr_in *)&p->local)->sin_addr;
+        }
+        mr.imr_ifindex = (int)p->ifindex;
+        return setsockopt(fd, IPPROTO_IP, IP_ADD_MEMBERSHIP, &mr, sizeof(mr));
+    }
+    struct ipv6_mreq mr6;
+    memset(&mr6, 0, sizeof(mr6));
+    mr6.ipv6mr_multiaddr = ((const struct sockaddr_in6 *)&p->group)->sin6_addr;
+    mr6.ipv6mr_interface = p->ifindex;
+    return setsockopt(fd, IPPROTO_IPV6, IPV6_JOIN_GROUP, &mr6, sizeof(mr6));
+}
+
+/* The receiving socket binds the group address itself, so it hears only the
+ * group, and shares the port with other listeners on the host. */
+static int mcast_recv_socket(const struct face_mcast_params *p)
+{
+    int fd = socket(p->group.ss_family, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (fd < 0) {
+        return -1;
+    }
+    int one = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+    if (p->group.ss_family == AF_INET6) {
+        setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
+    }
+    if (bind(fd, (const struct sockaddr *)&p->group, p->group_len) != 0 || mcast_join(fd, p) != 0) {
+        int err = errno;
+        close(fd);
+        errno = err;
+        return -1;
+    }
+    return fd;
+}
+
+static int mcast_send_options(int fd, const struct face_mcast_params *p)
+{
+    int ttl = p->ttl > 0 ? p->ttl : 1;
+    int zero = 0;
+    if (p->group.ss_family == AF_INET) {
+        struct ip_mreqn mr;
+        memset(&mr, 0, sizeof(mr));
+        if (p->local.ss_family == AF_INET) {
+            mr.imr_address = ((const struct sockaddr_in *)&p->local)->sin_addr;
+        }
+        mr.imr_ifindex = (int)p->ifindex;
+        if (setsockopt(fd, IPPROTO_IP, IP_MULTICAST_IF, &mr, sizeof(mr)) != 0 ||
+            setsockopt(fd, IPPROTO_IP, IP_MULTICAST_TTL, &ttl, sizeof(ttl)) != 0 ||
+            setsockopt(fd, IPPROTO_IP, IP_MULTICAST_LOOP, &zero, sizeof(zero)) != 0) {
+            return -1;
+        }
+        return 0;
+    }
+    unsigned ifindex = p->ifindex;
+    if (setsockopt(fd, IPPROTO_IPV6, IPV6_MULTICAST_IF, &ifindex, sizeof(ifindex)) != 0 ||
+        setsockopt(fd, IPPROTO_IPV6, IPV6_MULTICAST_HOPS, &ttl, sizeof(ttl)) != 0 ||
+        setsockopt(fd, IPPROTO_IPV6, IPV6_MULTICAST_LOOP, &zero, sizeof(zero)) != 0) {
+        return -1;
+    }
+    return 0;
+}
+
+static int mcast_send_socket(const struct face_mcast_params *p)
+{
+    int fd = socket(p->group.ss_family, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (fd < 0) {
+        return -1;
+    }
+    if (mcast_send_options(fd, p) != 0) {
+        int err = errno;
+        close(fd);
+        errno = err;
+        return -1;
+    }
+    return fd;
+}
+
+int face_mcast_open(struct face_table *ft, const struct face_mcast_params *p, unsigned *faceid)
+{
+    if (p == NULL || (p->group.ss_family != AF_INET && p->group.ss_family != AF_INET6)) {
+        return CCNX_E_INVAL;
+    }
+    int rfd = mcast_recv_socket(p);
+    if (rfd < 0) {
+        return CCNX_E_IO;
+    }
+    int sfd = mcast_send_socket(p);
+    if (sfd < 0) {
+        int err = errno;
+        close(rfd);
+        errno = err;
+        return CCNX_E_IO;
+    }
+    unsigned flags =
+        FACE_F_DGRAM | FACE_F_MCAST | FACE_F_PERMANENT |
+        (face_addr_flags((const struct sockaddr *)&p->group) & (FACE_F_INET | FACE_F_INET6));
+    struct face *f = face_new(ft, FACE_KIND_MCAST, flags, rfd);
+    if (f == NULL) {
+        close(rfd);
+        close(sfd);
+        return CCNX_E_NOMEM;
+    }
+    f->send_fd = sfd;
+    memcpy(&f->addr, &p->group, sizeof(p->group));
+    f->addrlen = p->group_len;
+    face_addr_text((const struct sockaddr *)&p->group, p->group_len, f->remote, sizeof(f->remote));
+    if (loop_io_add(ft->loop, rfd, LOOP_READ, mcast_ready, f) != 0) {
+        face_discard(f);
+        return CCNX_E_IO;
+    }
+    if (faceid != NULL) {
+        *faceid = f->faceid;
+    }
+    face_announce(f);
+    return 0;
+}
+
+static void mcast_ready(struct loop *loop, int fd, unsigned events, void *arg)
+{
+    (void)loop;
+    (void)events;
+    struct face *f = arg;
+    face_enter(f->ft);
+    for (int i = 0; i < UDP_READ_BUDGET && !f->dead; i++) {
+        ssize_t n = recv(fd, f->ft->dgram, FACE_DGRAM_MAX, 0);
+        if (n < 0) {
+            break;
+        }
+        dgram_input(f, f->ft->dgram, (size_t)n);
+    }
+    face_leave(f->ft);
+}
