@@ -458,49 +458,14 @@ int ccnx_match_candidate_compare(const void *a, const void *b)
 
 /* ---- The content-store walk ---- */
 
-/* A search position: the Interest's prefix, optionally plus one child. */
-struct key {
-    const uint8_t *name;
-    size_t len;
-    struct ccnx_comp child;
-    int has_child;
-};
-
-/* <0: the object sorts before every name under key; 0: under key (key is a
- * prefix of its full name); >0: after all of them. */
-static int key_cmp(const struct ccnx_match_candidate *c, const struct key *k)
+int ccnx_match_key_compare(const struct ccnx_match_candidate *c, const struct ccnx_match_key *k)
 {
     struct fn_iter fc, fk;
     int under;
     cand_iter(&fc, c);
-    fn_init(&fk, k->name, k->len, k->child.p, k->child.n, k->has_child);
+    fn_init(&fk, k->name, k->len, k->child, k->child_n, k->has_child);
     int r = fn_compare(&fc, &fk, &under);
     return under ? 0 : r;
-}
-
-/* First index in [lo, hi) whose key_cmp is above `floor` (-1: reaches the
- * key's subtree; 0: lies past it). */
-static size_t search(const struct ccnx_match_candidate *v, size_t lo, size_t hi,
-                     const struct key *k, int floor)
-{
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (key_cmp(&v[mid], k) > floor) {
-            hi = mid;
-        } else {
-            lo = mid + 1;
-        }
-    }
-    return lo;
-}
-
-static size_t past_child(const struct ccnx_match_candidate *v, size_t from, size_t n,
-                         const struct key *prefix, struct ccnx_comp child)
-{
-    struct key k = *prefix;
-    k.child = child;
-    k.has_child = 1;
-    return search(v, from, n, &k, 0);
 }
 
 /* Component `index` of the candidate's Name. */
@@ -518,19 +483,124 @@ static int comp_at(const struct ccnx_match_candidate *c, size_t index, struct cc
     return 0;
 }
 
-static size_t skip_after_miss(const struct ccnx_match_candidate *v, size_t i, size_t n,
-                              const struct key *prefix, const struct skip *sk)
+/* Jumps past every object whose next component (after the prefix) is `child`. */
+static void seek_past_child(const struct ccnx_match_cursor_ops *ops, void *store,
+                            const struct ccnx_match_key *prefix, struct ccnx_comp child)
+{
+    struct ccnx_match_key k = *prefix;
+    k.child = child.p;
+    k.child_n = child.n;
+    k.has_child = 1;
+    ops->seek(store, &k, 0);
+}
+
+/* Where the walk goes after a candidate that does not match; 0 when the
+ * rest of the prefix can be skipped. */
+static int skip_after_miss(const struct ccnx_match_cursor_ops *ops, void *store,
+                           const struct ccnx_match_key *prefix, const struct skip *sk)
 {
     switch (sk->kind) {
     case SKIP_SUBTREE:
     case SKIP_THROUGH_BOUND:
-        return past_child(v, i + 1, n, prefix, sk->comp);
+        seek_past_child(ops, store, prefix, sk->comp);
+        return 1;
     case SKIP_REST:
-        return n;
+        return 0;
     default:
-        return i + 1;
+        ops->next(store);
+        return 1;
     }
 }
+
+const void *ccnx_match_pick_cursor(const struct ccnx_match_cursor_ops *ops, void *store,
+                                   const uint8_t *ibuf, const struct ccnx_interest_parsed *pi,
+                                   size_t max_probes)
+{
+    if (ops == NULL || ibuf == NULL || pi == NULL) {
+        return NULL;
+    }
+    int aok = ccnx_interest_aok(pi);
+    if ((aok & CCNX_AOK_CS) == 0) {
+        return NULL;
+    }
+    int stale_ok = (aok & CCNX_AOK_STALE) != 0;
+    int rightmost = pi->child_selector > 0 && (pi->child_selector & 1) != 0;
+    struct ccnx_match_key prefix = {ibuf + pi->name.off, pi->name.len, NULL, 0, 0};
+    struct ccnx_match_candidate c;
+    const void *best = NULL, *e;
+    size_t probes = 0;
+    ops->seek(store, &prefix, -1);
+    while (probes < max_probes && (e = ops->current(store, &c)) != NULL &&
+           ccnx_match_key_compare(&c, &prefix) == 0) {
+        struct skip sk;
+        probes++;
+        if (c.stale && !stale_ok) {
+            ops->next(store);
+            continue;
+        }
+        if (!match_core(ibuf, pi, c.buf, c.len, c.pc, c.digest, &sk)) {
+            if (!skip_after_miss(ops, store, &prefix, &sk)) {
+                break;
+            }
+            continue;
+        }
+        if (!rightmost) {
+            return e;
+        }
+        best = e;
+        /* Look for a match under a greater child. Like the reference, stop
+         * when the match's next component is its own digest. */
+        struct ccnx_comp child;
+        if (c.pc->name_count <= pi->name_count || comp_at(&c, pi->name_count, &child) != 0) {
+            break;
+        }
+        seek_past_child(ops, store, &prefix, child);
+    }
+    return best;
+}
+
+/* ---- The same walk over a sorted array ---- */
+
+struct array_cursor {
+    const struct ccnx_match_candidate *v;
+    size_t n, i;
+};
+
+/* Binary search forward from the current position. */
+static void array_seek(void *store, const struct ccnx_match_key *k, int floor)
+{
+    struct array_cursor *a = store;
+    size_t lo = a->i, hi = a->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ccnx_match_key_compare(&a->v[mid], k) > floor) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    a->i = lo;
+}
+
+static void array_next(void *store)
+{
+    struct array_cursor *a = store;
+    if (a->i < a->n) {
+        a->i++;
+    }
+}
+
+static const void *array_current(void *store, struct ccnx_match_candidate *out)
+{
+    struct array_cursor *a = store;
+    if (a->i >= a->n) {
+        return NULL;
+    }
+    *out = a->v[a->i];
+    return &a->v[a->i];
+}
+
+static const struct ccnx_match_cursor_ops array_ops = {array_seek, array_next, array_current};
 
 ssize_t ccnx_match_pick_limited(const struct ccnx_match_candidate *sorted, size_t n,
                                 const uint8_t *ibuf, const struct ccnx_interest_parsed *pi,
@@ -539,41 +609,10 @@ ssize_t ccnx_match_pick_limited(const struct ccnx_match_candidate *sorted, size_
     if ((sorted == NULL && n != 0) || ibuf == NULL || pi == NULL) {
         return -1;
     }
-    int aok = ccnx_interest_aok(pi);
-    if ((aok & CCNX_AOK_CS) == 0) {
-        return -1;
-    }
-    int stale_ok = (aok & CCNX_AOK_STALE) != 0;
-    int rightmost = pi->child_selector > 0 && (pi->child_selector & 1) != 0;
-    struct key prefix = {ibuf + pi->name.off, pi->name.len, {NULL, 0}, 0};
-    ssize_t best = -1;
-    size_t probes = 0;
-    size_t i = search(sorted, 0, n, &prefix, -1);
-    while (i < n && probes < max_probes && key_cmp(&sorted[i], &prefix) == 0) {
-        const struct ccnx_match_candidate *c = &sorted[i];
-        struct skip sk;
-        probes++;
-        if (c->stale && !stale_ok) {
-            i++;
-            continue;
-        }
-        if (!match_core(ibuf, pi, c->buf, c->len, c->pc, c->digest, &sk)) {
-            i = skip_after_miss(sorted, i, n, &prefix, &sk);
-            continue;
-        }
-        if (!rightmost) {
-            return (ssize_t)i;
-        }
-        best = (ssize_t)i;
-        /* Look for a match under a greater child. Like the reference, stop
-         * when the match's next component is its own digest. */
-        struct ccnx_comp child;
-        if (c->pc->name_count <= pi->name_count || comp_at(c, pi->name_count, &child) != 0) {
-            break;
-        }
-        i = past_child(sorted, i + 1, n, &prefix, child);
-    }
-    return best;
+    struct array_cursor a = {sorted, n, 0};
+    const struct ccnx_match_candidate *e =
+        ccnx_match_pick_cursor(&array_ops, &a, ibuf, pi, max_probes);
+    return e == NULL ? -1 : (ssize_t)(e - sorted);
 }
 
 ssize_t ccnx_match_pick(const struct ccnx_match_candidate *sorted, size_t n, const uint8_t *ibuf,

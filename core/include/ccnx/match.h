@@ -88,4 +88,50 @@ ssize_t ccnx_match_pick_limited(const struct ccnx_match_candidate *sorted, size_
                                 const uint8_t *ibuf, const struct ccnx_interest_parsed *pi,
                                 size_t max_probes);
 
+/* ---- The same walk over any ordered store ----
+ *
+ * A content store keeps its objects in a structure of its own (a skiplist,
+ * a B-tree) rather than a sorted array. It offers the walk an ordered
+ * cursor, and the walk then makes exactly the choices ccnx_match_pick makes
+ * over an array (which is itself implemented on this cursor), including the
+ * jumps over excluded children and ranges. */
+
+/* A search position: an encoded Name element, optionally plus one more
+ * component (a child of that name). */
+struct ccnx_match_key {
+    const uint8_t *name;
+    size_t len;
+    const uint8_t *child;
+    size_t child_n;
+    int has_child;
+};
+
+/* Where a stored object lies relative to a key: <0 before every full name
+ * under the key, 0 under it (the key is a prefix of its full name), >0
+ * after all of them. Monotone over canonical order, so a store can binary
+ * search or descend on it. */
+int ccnx_match_key_compare(const struct ccnx_match_candidate *c, const struct ccnx_match_key *k);
+
+struct ccnx_match_cursor_ops {
+    /* Positions the cursor on the first object whose ccnx_match_key_compare
+     * against k is greater than `floor` (-1: the first object under or after
+     * k; 0: the first object after k's subtree), or past the end. The walk
+     * only ever seeks forward. */
+    void (*seek)(void *store, const struct ccnx_match_key *k, int floor);
+    /* Moves to the next object in canonical order (or past the end). */
+    void (*next)(void *store);
+    /* The object under the cursor as a candidate, and an identity for it
+     * that the store understands; NULL past the end. *out (and the parse it
+     * points to) need only stay valid until the cursor moves; the object's
+     * buffer must stay valid for the whole walk. Only the parse's object,
+     * name, name_count and publisher fields are read. */
+    const void *(*current)(void *store, struct ccnx_match_candidate *out);
+};
+
+/* ccnx_match_pick_limited over a cursor: the identity (as `current` gave
+ * it) of the chosen object, or NULL for none. */
+const void *ccnx_match_pick_cursor(const struct ccnx_match_cursor_ops *ops, void *store,
+                                   const uint8_t *ibuf, const struct ccnx_interest_parsed *pi,
+                                   size_t max_probes);
+
 #endif

@@ -1,0 +1,120 @@
+/* The content store: owned copies of ContentObjects in canonical order of
+ * their full names (Name plus implicit digest), answering Interests with
+ * the one pick algorithm of <ccnx/match.h> (ccnx_match_pick_cursor).
+ *
+ * Structure: a skiplist (p = 1/4) whose nodes are single allocations holding
+ * the node header, its forward pointers and the object bytes. Why:
+ *  - ordered by a comparison, so the pick walk's seeks (first object under a
+ *    prefix, past a child, past an excluded range) are O(log n) and `next`
+ *    is one pointer chase;
+ *  - one malloc per object: the parsed offsets the walk needs (name,
+ *    component count, publisher digest) are a few 32-bit fields beside the
+ *    digest, so the overhead is ~130 bytes per entry including malloc's,
+ *    and the name bytes a comparison reads sit in the same allocation as
+ *    the node it follows;
+ *  - p = 1/4 keeps about 1.33 pointers per node and a search does ~log4(n)
+ *    levels, fewer cache misses per seek than a binary tree's log2(n).
+ *
+ * Capacity: a count of objects (CCND_CAP). Past it the least recently used
+ * object (inserted or returned by cs_lookup) is evicted. The reference's
+ * default is (~0U)/2, i.e. effectively unlimited (CS_DEFAULT_CAPACITY).
+ * With capacity 0 nothing is kept (the reference makes everything stale at
+ * once and trims it).
+ *
+ * Staleness: an object becomes stale FreshnessSeconds after its arrival
+ * (the `now` passed to cs_insert); objects without FreshnessSeconds use the
+ * default time-to-stale, and every value is capped by the limit, as the
+ * reference's CCND_DEFAULT_TIME_TO_STALE / CCND_MAX_TIME_TO_STALE do
+ * (defaults: none, so the limit; 126230400 s, four years). Stale objects
+ * answer only Interests that allow stale answers. An Interest with
+ * AnswerOriginKind's "mark stale" bit and Scope 0 makes the object it gets
+ * stale; the reference's parser refuses that bit with any other Scope, so
+ * here it is simply ignored then. Receiving a stale object again makes it
+ * fresh (counted as a duplicate).
+ *
+ * Times are microseconds of a monotonic clock supplied by the caller.
+ */
+#ifndef CCND_TABLE_CS_H
+#define CCND_TABLE_CS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <ccnx/content.h>
+#include <ccnx/interest.h>
+
+#define CS_DEFAULT_CAPACITY      ((size_t)(~0U / 2))
+#define CS_MAX_TIME_TO_STALE     126230400u /* seconds: four years, the reference's limit */
+#define CS_DEFAULT_TIME_TO_STALE (-1)       /* none: objects without freshness use the limit */
+
+struct cs;
+struct cs_entry;
+
+struct cs_stats {
+    uint64_t entries;    /* objects held */
+    uint64_t bytes;      /* object bytes held */
+    uint64_t hits;       /* cs_lookup calls that returned an object */
+    uint64_t misses;     /* cs_lookup calls that returned none */
+    uint64_t evictions;  /* objects dropped for capacity */
+    uint64_t duplicates; /* inserts of an object already held */
+    uint64_t inserts;    /* objects added */
+    uint64_t removals;   /* objects removed by cs_remove */
+};
+
+/* Allocates an empty store holding at most `capacity` objects; NULL when
+ * out of memory. */
+struct cs *cs_create(size_t capacity);
+void cs_destroy(struct cs *cs);
+/* Changes the capacity, evicting least recently used objects past it. */
+void cs_set_capacity(struct cs *cs, size_t capacity);
+/* Default time-to-stale for objects without FreshnessSeconds (negative:
+ * use the limit) and the limit on any object's (0 keeps the current one). */
+void cs_set_staleness(struct cs *cs, int64_t default_seconds, uint32_t limit_seconds);
+
+enum cs_insert_result {
+    CS_INSERTED = 0,  /* a new object was stored */
+    CS_DUPLICATE = 1, /* the same object (same digest) was already held */
+    CS_NOT_KEPT = 2,  /* capacity 0: nothing is stored */
+};
+
+/* Stores a copy of the ContentObject obj[0..len) that arrived at `now`.
+ * `pc` and `digest` may be NULL to have the store parse and digest it.
+ * *out (optional) gets the stored entry (NULL with CS_NOT_KEPT). Returns an
+ * enum cs_insert_result, or a negative CCNX_E* code (malformed object, out
+ * of memory). May evict the least recently used object. */
+int cs_insert(struct cs *cs, const uint8_t *obj, size_t len, const struct ccnx_content_parsed *pc,
+              const uint8_t digest[32], uint64_t now, const struct cs_entry **out);
+
+/* The object the store answers the Interest with, or NULL. Counts a hit or
+ * a miss, refreshes the object's LRU position and applies the mark-stale
+ * bit (with Scope 0). The entry stays valid until the next call that
+ * inserts, removes or changes the capacity. */
+const struct cs_entry *cs_lookup(struct cs *cs, const uint8_t *ibuf,
+                                 const struct ccnx_interest_parsed *pi, uint64_t now);
+
+/* The entry with exactly this full name (encoded Name element + digest), or
+ * NULL. Counts nothing. */
+const struct cs_entry *cs_find(const struct cs *cs, const uint8_t *name, size_t name_len,
+                               const uint8_t digest[32]);
+/* Removes (and frees) an entry. 0, or CCNX_E_NOTFOUND. */
+int cs_remove(struct cs *cs, const struct cs_entry *e);
+/* Marks an entry stale now. */
+void cs_mark_stale(struct cs *cs, const struct cs_entry *e);
+/* Removes up to `max` stale objects, oldest use first; returns how many. */
+size_t cs_purge_stale(struct cs *cs, uint64_t now, size_t max);
+
+/* Canonical-order iteration (status page, tests). */
+const struct cs_entry *cs_first(const struct cs *cs);
+const struct cs_entry *cs_next(const struct cs_entry *e);
+
+const uint8_t *cs_entry_object(const struct cs_entry *e, size_t *len);
+const uint8_t *cs_entry_digest(const struct cs_entry *e);
+/* The encoded Name element inside the object. */
+const uint8_t *cs_entry_name(const struct cs_entry *e, size_t *len);
+uint64_t cs_entry_arrival(const struct cs_entry *e);
+int cs_entry_is_stale(const struct cs_entry *e, uint64_t now);
+
+void cs_get_stats(const struct cs *cs, struct cs_stats *out);
+size_t cs_count(const struct cs *cs);
+
+#endif

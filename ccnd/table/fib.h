@@ -1,0 +1,90 @@
+/* The forwarding table: name prefix -> next hops {faceid, flags, expiry},
+ * plus a per-prefix strategy choice inherited by longer prefixes.
+ *
+ * Flags are Registration.txt's forwarding flags. The outbound face set for a
+ * name is computed as the reference forwarder computes it: start at the
+ * longest registered prefix of the name and take its ACTIVE entries; going
+ * to ever shorter registered prefixes, an entry is taken only when it is
+ * ACTIVE and CHILD_INHERIT, and, once some longer prefix had a CAPTURE
+ * entry, only when it does not carry CAPTURE_OK (that flag consents to
+ * being overridden by a capture; entries without it still inherit, as in
+ * the reference). The face of a LAST entry goes
+ * to the end, TAP faces are also reported on their own, and the OR of the
+ * flags of every entry on the path (taken or not) is the namespace's flags
+ * (LOCAL and so on).
+ *
+ * Expired entries (expiry <= now) are ignored by lookups and dropped by
+ * fib_expire. Faces are ids only: the caller filters out faces that are
+ * gone or must not receive the Interest (scope, the arrival face).
+ */
+#ifndef CCND_TABLE_FIB_H
+#define CCND_TABLE_FIB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define FIB_ACTIVE        1
+#define FIB_CHILD_INHERIT 2
+#define FIB_ADVERTISE     4
+#define FIB_LAST          8
+#define FIB_CAPTURE       16
+#define FIB_LOCAL         32
+#define FIB_TAP           64
+#define FIB_CAPTURE_OK    128
+
+#define FIB_NEVER     UINT64_MAX /* expiry of a permanent registration */
+#define FIB_MAX_FACES 64         /* faces one lookup reports */
+
+struct fib;
+
+struct fib_nexthop {
+    unsigned faceid;
+    unsigned flags;
+    uint64_t expires; /* microseconds, FIB_NEVER for never */
+};
+
+struct fib_result {
+    unsigned faces[FIB_MAX_FACES]; /* outbound faces, a LAST face at the end */
+    size_t nfaces;
+    unsigned tap[FIB_MAX_FACES]; /* the subset registered with TAP */
+    size_t ntap;
+    unsigned namespace_flags; /* OR of the flags of every entry on the path */
+    uint32_t prefix_comps;    /* components of the longest registered prefix; -1u: none */
+    const char *strategy;     /* inherited strategy name, or NULL */
+    const char *params;       /* its parameters ("" when none), or NULL */
+};
+
+/* Allocates an empty table; NULL when out of memory. */
+struct fib *fib_create(void);
+void fib_destroy(struct fib *fib);
+
+/* Registers faceid on the prefix (encoded Name element); an existing entry
+ * for the face gets the new flags and expiry. 0 or CCNX_E*. */
+int fib_add(struct fib *fib, const uint8_t *name, size_t len, unsigned faceid, unsigned flags,
+            uint64_t expires);
+/* Removes faceid's entry on the prefix: 0 or CCNX_E_NOTFOUND. */
+int fib_remove(struct fib *fib, const uint8_t *name, size_t len, unsigned faceid);
+/* Removes every entry of a face (it closed); returns how many. */
+size_t fib_remove_face(struct fib *fib, unsigned faceid);
+/* Drops entries whose expiry <= now; returns how many. */
+size_t fib_expire(struct fib *fib, uint64_t now);
+
+/* Sets (strategy non-NULL) or clears (NULL) the strategy of a prefix; the
+ * strings are copied. 0 or CCNX_E*. */
+int fib_set_strategy(struct fib *fib, const uint8_t *name, size_t len, const char *strategy,
+                     const char *params);
+
+/* The outbound faces for a name (usually an Interest's), as described
+ * above. 0, or CCNX_E_INVAL for a malformed name. */
+int fib_lookup(const struct fib *fib, const uint8_t *name, size_t len, uint64_t now,
+               struct fib_result *out);
+
+/* Calls fn for every prefix with next hops or a strategy, until it returns
+ * nonzero. `prefix` is the encoded Name element (valid during the call). */
+typedef int (*fib_visit_fn)(const uint8_t *prefix, size_t len, const struct fib_nexthop *hops,
+                            size_t nhops, const char *strategy, const char *params, void *ctx);
+int fib_foreach(const struct fib *fib, fib_visit_fn fn, void *ctx);
+
+size_t fib_prefix_count(const struct fib *fib);
+
+#endif

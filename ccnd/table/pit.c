@@ -1,0 +1,484 @@
+/* The pending-Interest table (see pit.h). */
+#include "table/pit.h"
+
+#include "table/nametree.h"
+
+#include <ccnx/ccnb.h>
+#include <ccnx/dtag.h>
+#include <ccnx/error.h>
+#include <ccnx/match.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+struct pit_entry {
+    struct pit_entry *hnext;                 /* key hash chain */
+    struct pit_entry *name_prev, *name_next; /* entries with the same Name */
+    struct nametree_node *node;              /* that Name's node */
+    uint64_t hash;
+    uint64_t expires;
+    struct ccnx_interest_parsed pi;
+    struct pit_downstream *down;
+    struct pit_upstream *up;
+    uint32_t ndown, capdown, nup, capup;
+    size_t keylen, len;
+    uint8_t msg[]; /* the first Interest */
+};
+
+struct pit {
+    struct pit_entry **buckets;
+    size_t nbuckets;
+    struct nametree *names;
+    size_t limit;
+    uint64_t next_expiry; /* no downstream expires before this */
+    struct pit_stats st;
+};
+
+#define FNV_OFFSET 0xcbf29ce484222325ull
+#define FNV_PRIME  0x100000001b3ull
+
+static uint64_t hash_bytes(const uint8_t *p, size_t n)
+{
+    uint64_t h = FNV_OFFSET;
+    for (size_t i = 0; i < n; i++) {
+        h = (h ^ p[i]) * FNV_PRIME;
+    }
+    return h ^ (h >> 29);
+}
+
+struct pit *pit_create(size_t limit)
+{
+    struct pit *pit = calloc(1, sizeof *pit);
+    if (pit == NULL) {
+        return NULL;
+    }
+    pit->nbuckets = 1024;
+    pit->buckets = calloc(pit->nbuckets, sizeof *pit->buckets);
+    pit->names = nametree_create();
+    if (pit->buckets == NULL || pit->names == NULL) {
+        free(pit->buckets);
+        nametree_destroy(pit->names);
+        free(pit);
+        return NULL;
+    }
+    pit->limit = limit;
+    pit->next_expiry = UINT64_MAX;
+    return pit;
+}
+
+static void entry_free(struct pit_entry *e)
+{
+    free(e->down);
+    free(e->up);
+    free(e);
+}
+
+void pit_destroy(struct pit *pit)
+{
+    if (pit == NULL) {
+        return;
+    }
+    for (size_t i = 0; i < pit->nbuckets; i++) {
+        struct pit_entry *e = pit->buckets[i];
+        while (e != NULL) {
+            struct pit_entry *n = e->hnext;
+            entry_free(e);
+            e = n;
+        }
+    }
+    nametree_destroy(pit->names);
+    free(pit->buckets);
+    free(pit);
+}
+
+void pit_set_limit(struct pit *pit, size_t limit)
+{
+    pit->limit = limit;
+}
+
+int pit_key_length(const uint8_t *msg, size_t len, const struct ccnx_interest_parsed *pi,
+                   size_t *keylen)
+{
+    struct ccnx_ccnb_reader r;
+    if (msg == NULL || pi == NULL || pi->interest.off + pi->interest.len > len) {
+        return CCNX_E_INVAL;
+    }
+    ccnx_ccnb_reader_init(&r, msg, pi->interest.off + pi->interest.len, pi->interest.off);
+    if (ccnx_ccnb_enter(&r, CCNX_DTAG_Interest) != 0) {
+        return CCNX_E_STRUCTURE;
+    }
+    while (!ccnx_ccnb_at_closer(&r)) {
+        int64_t d = ccnx_ccnb_peek_dtag(&r);
+        if (d == CCNX_DTAG_InterestLifetime || d == CCNX_DTAG_Nonce || d == CCNX_DTAG_FaceID) {
+            break;
+        }
+        if (ccnx_ccnb_skip_element(&r) != 0) {
+            return CCNX_E_STRUCTURE;
+        }
+    }
+    *keylen = r.pos;
+    return r.err;
+}
+
+static struct pit_entry *find_key(const struct pit *pit, const uint8_t *key, size_t klen,
+                                  uint64_t h)
+{
+    for (struct pit_entry *e = pit->buckets[h & (pit->nbuckets - 1)]; e != NULL; e = e->hnext) {
+        if (e->hash == h && e->keylen == klen && memcmp(e->msg, key, klen) == 0) {
+            return e;
+        }
+    }
+    return NULL;
+}
+
+struct pit_entry *pit_find(const struct pit *pit, const uint8_t *msg, size_t len,
+                           const struct ccnx_interest_parsed *pi)
+{
+    size_t klen;
+    if (pit_key_length(msg, len, pi, &klen) != 0) {
+        return NULL;
+    }
+    const uint8_t *key = msg + pi->interest.off;
+    klen -= pi->interest.off;
+    return find_key(pit, key, klen, hash_bytes(key, klen));
+}
+
+static void grow_buckets(struct pit *pit)
+{
+    if (pit->st.entries < pit->nbuckets) {
+        return;
+    }
+    size_t nb = pit->nbuckets * 2;
+    struct pit_entry **b = calloc(nb, sizeof *b);
+    if (b == NULL) {
+        return; /* slower chains, still correct */
+    }
+    for (size_t i = 0; i < pit->nbuckets; i++) {
+        struct pit_entry *e = pit->buckets[i];
+        while (e != NULL) {
+            struct pit_entry *n = e->hnext;
+            e->hnext = b[e->hash & (nb - 1)];
+            b[e->hash & (nb - 1)] = e;
+            e = n;
+        }
+    }
+    free(pit->buckets);
+    pit->buckets = b;
+    pit->nbuckets = nb;
+}
+
+/* Copies the Interest, links the entry under its key and its Name. */
+static struct pit_entry *entry_new(struct pit *pit, const uint8_t *msg,
+                                   const struct ccnx_interest_parsed *pi, size_t klen, uint64_t h)
+{
+    const uint8_t *im = msg + pi->interest.off;
+    size_t ilen = pi->interest.len;
+    struct pit_entry *e = calloc(1, sizeof *e + ilen);
+    if (e == NULL) {
+        return NULL;
+    }
+    memcpy(e->msg, im, ilen);
+    e->len = ilen;
+    e->keylen = klen;
+    e->hash = h;
+    if (ccnx_interest_parse(e->msg, ilen, &e->pi) != 0) {
+        free(e);
+        return NULL;
+    }
+    struct nametree_name nn;
+    if (nametree_name_init(&nn, e->msg + e->pi.name.off, e->pi.name.len, NULL, 0, 0) != 0) {
+        free(e);
+        return NULL;
+    }
+    e->node = nametree_insert(pit->names, &nn, nn.ncomps);
+    nametree_name_free(&nn);
+    if (e->node == NULL) {
+        free(e);
+        return NULL;
+    }
+    e->name_next = e->node->data;
+    if (e->name_next != NULL) {
+        e->name_next->name_prev = e;
+    }
+    e->node->data = e;
+    grow_buckets(pit);
+    size_t b = h & (pit->nbuckets - 1);
+    e->hnext = pit->buckets[b];
+    pit->buckets[b] = e;
+    pit->st.entries++;
+    pit->st.created++;
+    return e;
+}
+
+static int set_downstream(struct pit_entry *e, const struct ccnx_interest_parsed *pi,
+                          const uint8_t *msg, unsigned faceid, uint64_t now)
+{
+    struct pit_downstream *d = NULL;
+    for (uint32_t i = 0; i < e->ndown; i++) {
+        if (e->down[i].faceid == faceid) {
+            d = &e->down[i];
+        }
+    }
+    if (d == NULL) {
+        if (e->ndown == e->capdown) {
+            uint32_t nc = e->capdown ? 2 * e->capdown : 2;
+            struct pit_downstream *v = realloc(e->down, nc * sizeof *v);
+            if (v == NULL) {
+                return CCNX_E_NOMEM;
+            }
+            e->down = v;
+            e->capdown = nc;
+        }
+        d = &e->down[e->ndown++];
+        d->faceid = faceid;
+    }
+    /* InterestLifetime is in 1/4096 s. */
+    d->expires = now + pi->lifetime * 1000000u / 4096u;
+    d->nonce_len = (uint8_t)(pi->nonce.len < PIT_NONCE_MAX ? pi->nonce.len : PIT_NONCE_MAX);
+    memcpy(d->nonce, msg + pi->nonce.off, d->nonce_len);
+    if (d->expires > e->expires) {
+        e->expires = d->expires;
+    }
+    return 0;
+}
+
+int pit_insert(struct pit *pit, const uint8_t *msg, size_t len,
+               const struct ccnx_interest_parsed *pi, unsigned faceid, uint64_t now,
+               struct pit_entry **out)
+{
+    size_t klen;
+    *out = NULL;
+    int r = pit_key_length(msg, len, pi, &klen);
+    if (r != 0) {
+        return r;
+    }
+    const uint8_t *key = msg + pi->interest.off;
+    klen -= pi->interest.off;
+    uint64_t h = hash_bytes(key, klen);
+    struct pit_entry *e = find_key(pit, key, klen, h);
+    int res = PIT_AGGREGATED;
+    if (e == NULL) {
+        if (pit->st.entries >= pit->limit) {
+            pit->st.refused++;
+            return CCNX_E_TOOBIG;
+        }
+        if ((e = entry_new(pit, msg, pi, klen, h)) == NULL) {
+            return CCNX_E_NOMEM;
+        }
+        res = PIT_NEW;
+    } else {
+        pit->st.aggregated++;
+    }
+    if (set_downstream(e, pi, msg, faceid, now) != 0) {
+        if (res == PIT_NEW) {
+            pit_remove(pit, e);
+        }
+        return CCNX_E_NOMEM;
+    }
+    if (e->expires < pit->next_expiry) {
+        pit->next_expiry = e->expires;
+    }
+    *out = e;
+    return res;
+}
+
+int pit_entry_has_nonce(const struct pit_entry *e, const uint8_t *nonce, size_t n)
+{
+    if (n > PIT_NONCE_MAX) {
+        n = PIT_NONCE_MAX;
+    }
+    for (uint32_t i = 0; i < e->ndown; i++) {
+        if (e->down[i].nonce_len == n && memcmp(e->down[i].nonce, nonce, n) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int pit_entry_sent(struct pit_entry *e, unsigned faceid, uint64_t now)
+{
+    for (uint32_t i = 0; i < e->nup; i++) {
+        if (e->up[i].faceid == faceid) {
+            e->up[i].sent = now;
+            e->up[i].attempts++;
+            return 0;
+        }
+    }
+    if (e->nup == e->capup) {
+        uint32_t nc = e->capup ? 2 * e->capup : 2;
+        struct pit_upstream *v = realloc(e->up, nc * sizeof *v);
+        if (v == NULL) {
+            return CCNX_E_NOMEM;
+        }
+        e->up = v;
+        e->capup = nc;
+    }
+    e->up[e->nup++] = (struct pit_upstream){faceid, now, 1};
+    return 0;
+}
+
+size_t pit_match(const struct pit *pit, const uint8_t *cbuf, size_t clen,
+                 const struct ccnx_content_parsed *pc, const uint8_t digest[32],
+                 struct pit_entry **out, size_t max)
+{
+    uint8_t own[32];
+    struct nametree_name nn;
+    size_t found = 0;
+    if (digest == NULL) {
+        if (ccnx_content_digest(cbuf + pc->object.off, pc->object.len, own) != 0) {
+            return 0;
+        }
+        digest = own;
+    }
+    if (nametree_name_init(&nn, cbuf + pc->name.off, pc->name.len, digest, 32, 1) != 0) {
+        return 0;
+    }
+    /* Every Interest name that can match is a prefix of the full name; a
+     * missing prefix means no longer one exists either. */
+    for (uint32_t k = 0; k <= nn.ncomps; k++) {
+        struct nametree_node *n = nametree_find(pit->names, &nn, k);
+        if (n == NULL) {
+            break;
+        }
+        for (struct pit_entry *e = n->data; e != NULL; e = e->name_next) {
+            if (ccnx_match(e->msg, &e->pi, cbuf, clen, pc, digest)) {
+                if (found < max) {
+                    out[found] = e;
+                }
+                found++;
+            }
+        }
+    }
+    nametree_name_free(&nn);
+    return found;
+}
+
+void pit_remove(struct pit *pit, struct pit_entry *e)
+{
+    struct pit_entry **pp = &pit->buckets[e->hash & (pit->nbuckets - 1)];
+    while (*pp != e) {
+        pp = &(*pp)->hnext;
+    }
+    *pp = e->hnext;
+    if (e->name_prev != NULL) {
+        e->name_prev->name_next = e->name_next;
+    } else {
+        e->node->data = e->name_next;
+    }
+    if (e->name_next != NULL) {
+        e->name_next->name_prev = e->name_prev;
+    }
+    nametree_release(pit->names, e->node);
+    pit->st.entries--;
+    entry_free(e);
+}
+
+void pit_consume(struct pit *pit, struct pit_entry *e)
+{
+    pit->st.satisfied++;
+    pit_remove(pit, e);
+}
+
+/* Drops downstream records `drop` selects; 1 when the entry is left without any. */
+static int prune(struct pit_entry *e, uint64_t now, unsigned faceid, int by_face)
+{
+    uint32_t k = 0;
+    e->expires = 0;
+    for (uint32_t i = 0; i < e->ndown; i++) {
+        const struct pit_downstream *d = &e->down[i];
+        if (by_face ? d->faceid == faceid : d->expires <= now) {
+            continue;
+        }
+        if (d->expires > e->expires) {
+            e->expires = d->expires;
+        }
+        e->down[k++] = *d;
+    }
+    e->ndown = k;
+    return k == 0;
+}
+
+/* Applies prune to every entry; returns entries removed. */
+static size_t sweep(struct pit *pit, uint64_t now, unsigned faceid, int by_face)
+{
+    size_t removed = 0;
+    uint64_t next = UINT64_MAX;
+    for (size_t b = 0; b < pit->nbuckets; b++) {
+        struct pit_entry *e = pit->buckets[b];
+        while (e != NULL) {
+            struct pit_entry *n = e->hnext;
+            if (by_face) {
+                uint32_t k = 0;
+                for (uint32_t i = 0; i < e->nup; i++) {
+                    if (e->up[i].faceid != faceid) {
+                        e->up[k++] = e->up[i];
+                    }
+                }
+                e->nup = k;
+            }
+            if (prune(e, now, faceid, by_face)) {
+                pit_remove(pit, e);
+                removed++;
+            } else {
+                for (uint32_t i = 0; i < e->ndown; i++) {
+                    next = e->down[i].expires < next ? e->down[i].expires : next;
+                }
+            }
+            e = n;
+        }
+    }
+    pit->next_expiry = next;
+    return removed;
+}
+
+size_t pit_expire(struct pit *pit, uint64_t now)
+{
+    if (now < pit->next_expiry) {
+        return 0;
+    }
+    size_t n = sweep(pit, now, 0, 0);
+    pit->st.expired += n;
+    return n;
+}
+
+size_t pit_remove_face(struct pit *pit, unsigned faceid)
+{
+    return sweep(pit, 0, faceid, 1);
+}
+
+const uint8_t *pit_entry_interest(const struct pit_entry *e, size_t *len,
+                                  const struct ccnx_interest_parsed **pi)
+{
+    *len = e->len;
+    if (pi != NULL) {
+        *pi = &e->pi;
+    }
+    return e->msg;
+}
+
+const struct pit_downstream *pit_entry_downstreams(const struct pit_entry *e, size_t *n)
+{
+    *n = e->ndown;
+    return e->down;
+}
+
+const struct pit_upstream *pit_entry_upstreams(const struct pit_entry *e, size_t *n)
+{
+    *n = e->nup;
+    return e->up;
+}
+
+uint64_t pit_entry_expires(const struct pit_entry *e)
+{
+    return e->expires;
+}
+
+void pit_get_stats(const struct pit *pit, struct pit_stats *out)
+{
+    *out = pit->st;
+}
+
+size_t pit_count(const struct pit *pit)
+{
+    return (size_t)pit->st.entries;
+}

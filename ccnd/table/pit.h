@@ -1,0 +1,117 @@
+/* The pending-Interest table.
+ *
+ * Aggregation: two Interests share an entry when their encodings agree up
+ * to where InterestLifetime (or, when absent, Nonce, FaceID or the closing
+ * byte) begins — the reference forwarder's rule: Name, every selector and
+ * Scope must be the same bytes; lifetime, nonce and FaceID may differ.
+ *
+ * An entry keeps a copy of the first Interest, one record per downstream
+ * face (expiry from that face's last InterestLifetime, its last nonce) and
+ * one per upstream face it was sent to (send time, for RTT measurement).
+ * Entries are found by key through a hash table, and by content through a
+ * name tree of Interest names: a ContentObject is tested (ccnx_match)
+ * against the entries at each prefix of its full name, one hash probe per
+ * component.
+ *
+ * Bounded: a limit on entries; new entries past it are refused and counted.
+ * Expiry: pit_expire drops downstream records past their expiry, and
+ * entries left with none; it scans only when the earliest expiry has come.
+ */
+#ifndef CCND_TABLE_PIT_H
+#define CCND_TABLE_PIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <ccnx/content.h>
+#include <ccnx/interest.h>
+
+#define PIT_NONCE_MAX     16 /* nonce bytes kept per record (longer ones are cut) */
+#define PIT_DEFAULT_LIMIT 100000
+
+struct pit;
+struct pit_entry;
+
+struct pit_downstream {
+    unsigned faceid;
+    uint64_t expires;
+    uint8_t nonce_len;
+    uint8_t nonce[PIT_NONCE_MAX];
+};
+
+struct pit_upstream {
+    unsigned faceid;
+    uint64_t sent;     /* time of the last send, microseconds */
+    uint32_t attempts; /* sends to this face */
+};
+
+struct pit_stats {
+    uint64_t entries;
+    uint64_t created;
+    uint64_t aggregated; /* Interests folded into an existing entry */
+    uint64_t refused;    /* new entries refused at the limit */
+    uint64_t satisfied;  /* entries consumed by content */
+    uint64_t expired;    /* entries dropped by pit_expire */
+};
+
+/* Allocates an empty table holding at most `limit` entries. */
+struct pit *pit_create(size_t limit);
+void pit_destroy(struct pit *pit);
+void pit_set_limit(struct pit *pit, size_t limit);
+
+/* Length of the aggregation key of the Interest msg[0..len) parsed as *pi
+ * (measured from the start of msg). 0 or CCNX_E*. */
+int pit_key_length(const uint8_t *msg, size_t len, const struct ccnx_interest_parsed *pi,
+                   size_t *keylen);
+
+enum pit_insert_result {
+    PIT_NEW = 0,        /* a new entry */
+    PIT_AGGREGATED = 1, /* joined an existing entry */
+};
+
+/* Records the Interest msg[0..len) (parsed as *pi) arriving on faceid at
+ * `now`: finds or creates its entry, then sets faceid's downstream record
+ * (nonce, expiry = now + InterestLifetime). *out gets the entry. Returns an
+ * enum pit_insert_result, CCNX_E_TOOBIG when a new entry would pass the
+ * limit (counted as refused), or another CCNX_E*. */
+int pit_insert(struct pit *pit, const uint8_t *msg, size_t len,
+               const struct ccnx_interest_parsed *pi, unsigned faceid, uint64_t now,
+               struct pit_entry **out);
+/* The entry the Interest would join, or NULL. */
+struct pit_entry *pit_find(const struct pit *pit, const uint8_t *msg, size_t len,
+                           const struct ccnx_interest_parsed *pi);
+
+/* 1 when some downstream record of the entry holds this nonce. */
+int pit_entry_has_nonce(const struct pit_entry *e, const uint8_t *nonce, size_t n);
+/* Records a send to an upstream face at `now`. 0 or CCNX_E_NOMEM. */
+int pit_entry_sent(struct pit_entry *e, unsigned faceid, uint64_t now);
+
+/* Fills out[0..max) with the entries the ContentObject satisfies (in no
+ * particular order) and returns how many there are (possibly > max: call
+ * again after consuming). digest may be NULL. Does not remove them. */
+size_t pit_match(const struct pit *pit, const uint8_t *cbuf, size_t clen,
+                 const struct ccnx_content_parsed *pc, const uint8_t digest[32],
+                 struct pit_entry **out, size_t max);
+/* Removes an entry satisfied by content (counted) or for any other reason. */
+void pit_consume(struct pit *pit, struct pit_entry *e);
+void pit_remove(struct pit *pit, struct pit_entry *e);
+
+/* Drops expired downstream records and the entries left without any;
+ * returns the number of entries dropped. */
+size_t pit_expire(struct pit *pit, uint64_t now);
+/* Drops a closed face's downstream and upstream records, and entries left
+ * without downstreams; returns the number of entries dropped. */
+size_t pit_remove_face(struct pit *pit, unsigned faceid);
+
+/* The stored Interest (the first that created the entry) and its parse. */
+const uint8_t *pit_entry_interest(const struct pit_entry *e, size_t *len,
+                                  const struct ccnx_interest_parsed **pi);
+const struct pit_downstream *pit_entry_downstreams(const struct pit_entry *e, size_t *n);
+const struct pit_upstream *pit_entry_upstreams(const struct pit_entry *e, size_t *n);
+/* The latest downstream expiry. */
+uint64_t pit_entry_expires(const struct pit_entry *e);
+
+void pit_get_stats(const struct pit *pit, struct pit_stats *out);
+size_t pit_count(const struct pit *pit);
+
+#endif
