@@ -1,0 +1,52 @@
+/* ccnd's internal client: its key and identity (ccndid), the KEY object it
+ * publishes under %C1.M.S.localhost/%C1.M.SRV/ccnd, and the control
+ * requests /ccnx/<ccndid>/<verb>/<signed request> of Registration.txt.
+ *
+ * It sees the forwarder only through the FIB (registrations) and a small
+ * set of callbacks for faces, so it can be tested without sockets. */
+#ifndef CCND_MGMT_H
+#define CCND_MGMT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <ccnx/buf.h>
+#include <ccnx/mgmt.h>
+
+struct fib;
+struct ccnx_key;
+
+/* What a ForwardingEntry without FreshnessSeconds gets (the reference's value). */
+#define MGMT_DEFAULT_LIFETIME 2000000000
+#define MGMT_REPLY_FRESHNESS  10 /* seconds, as the reference */
+#define MGMT_KEY_FRESHNESS    600
+
+struct mgmt_face_ops {
+    /* 1 when faceid exists; *local set when it is a unix socket or loopback peer. */
+    int (*face_exists)(void *arg, unsigned faceid, int *local);
+    /* Create (or find) the face a newface request describes; 0 and *faceid, or
+     * a negative code. The request's Host/Port/IPProto are validated already. */
+    int (*newface)(void *arg, const struct ccnx_face_instance *req, unsigned *faceid);
+    int (*destroyface)(void *arg, unsigned faceid);
+    void *arg;
+};
+
+struct mgmt;
+
+/* key: ccnd's private key (borrowed, must outlive mgmt). allow_remote: accept
+ * control requests from non-local faces too. */
+struct mgmt *mgmt_create(struct fib *fib, const struct ccnx_key *key,
+                         const struct mgmt_face_ops *ops, int allow_remote);
+void mgmt_destroy(struct mgmt *m);
+const uint8_t *mgmt_ccndid(const struct mgmt *m);
+/* The signed KEY object (as published). */
+const struct ccnx_buf *mgmt_key_object(const struct mgmt *m);
+
+/* Offers an Interest that arrived on faceid. Returns 1 and appends one
+ * ContentObject (the answer) to reply when the internal client answers it,
+ * 0 when the Interest is not for the internal client, negative on failure
+ * to build an answer. now_us dates registrations. */
+int mgmt_handle_interest(struct mgmt *m, unsigned faceid, const uint8_t *interest, size_t len,
+                         uint64_t now_us, struct ccnx_buf *reply);
+
+#endif
