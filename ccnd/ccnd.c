@@ -1,0 +1,390 @@
+/* Wiring: faces deliver messages to the forwarder, the forwarder sends
+ * through faces, one timer drives the forwarder's expiry work. Neither layer
+ * knows the other; this file is the only place that sees both. */
+#include "ccnd.h"
+
+#include "face/face.h"
+#include "fw/fw.h"
+#include "loop/loop.h"
+#include "mgmt/mgmt.h"
+
+#include <ccnx/ccnb.h>
+#include <ccnx/error.h>
+#include <ccnx/mgmt.h>
+#include <ccnx/sign.h>
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <time.h>
+#include <unistd.h>
+
+/* The reference forwarder's keystore password, so a keystore it made keeps
+ * the same ccndid when this forwarder takes over. */
+#define CCND_KEYSTORE_PASSWORD "\010\043\103\375\327\237\152\351\155"
+
+struct ccnd {
+    struct ccnd_config cfg;
+    struct loop *loop;
+    struct face_table *faces;
+    struct fw *fw;
+    struct ccnx_keystore *keystore;
+    struct mgmt *mgmt;
+    struct ccnx_buf internal_out; /* answers of the internal client, not yet injected */
+    struct loop_timer tick;
+    int stopping;
+};
+
+__attribute__((format(printf, 3, 4))) static void ccnd_log(const struct ccnd *d, unsigned bits,
+                                                           const char *fmt, ...)
+{
+    if ((d->cfg.debug & bits) == 0) {
+        return;
+    }
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    fprintf(stderr, "%lld.%06ld ccnd[%d]: ", (long long)ts.tv_sec, ts.tv_nsec / 1000,
+            (int)getpid());
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+/* ---- Face layer -> forwarder ---- */
+
+/* The internal client answers through the forwarder as face 0. Answers are
+ * collected while the forwarder runs and injected once it has returned, so
+ * the forwarder is never re-entered. */
+static void flush_internal(struct ccnd *d)
+{
+    for (int round = 0; round < 8 && d->internal_out.len > 0; round++) {
+        struct ccnx_buf batch = d->internal_out;
+        ccnx_buf_init(&d->internal_out);
+        size_t pos = 0, end;
+        while (pos < batch.len && ccnx_ccnb_element_end(batch.data, batch.len, pos, &end) == 0) {
+            fw_on_message(d->fw, 0, batch.data + pos, end - pos, loop_now(d->loop));
+            pos = end;
+        }
+        ccnx_buf_free(&batch);
+    }
+}
+
+static void on_message(void *arg, unsigned faceid, const uint8_t *msg, size_t len)
+{
+    struct ccnd *d = arg;
+    fw_on_message(d->fw, faceid, msg, len, loop_now(d->loop));
+    flush_internal(d);
+}
+
+static int internal_handler(void *arg, unsigned faceid, const uint8_t *interest, size_t len)
+{
+    struct ccnd *d = arg;
+    return mgmt_handle_interest(d->mgmt, faceid, interest, len, loop_now(d->loop),
+                                &d->internal_out) == 1;
+}
+
+static void on_created(void *arg, unsigned faceid)
+{
+    struct ccnd *d = arg;
+    struct face_info fi;
+    if (face_get_info(d->faces, faceid, &fi) == 0 && !(fi.flags & FACE_F_PASSIVE)) {
+        ccnd_log(d, 1, "accepted or created face %u (%s %s)", faceid, face_kind_name(fi.kind),
+                 fi.remote);
+    }
+}
+
+static void on_destroyed(void *arg, unsigned faceid, enum face_close_reason why,
+                         const struct face_info *final)
+{
+    struct ccnd *d = arg;
+    if (d->fw != NULL) {
+        fw_on_face_destroyed(d->fw, faceid);
+    }
+    ccnd_log(d, 1, "face %u closed (%s): %llu messages in, %llu out", faceid,
+             face_close_reason_name(why), (unsigned long long) final->counters.msgs_in,
+             (unsigned long long) final->counters.msgs_out);
+}
+
+/* ---- Forwarder -> face layer ---- */
+
+static int fw_send(void *arg, unsigned faceid, const uint8_t *msg, size_t len)
+{
+    struct ccnd *d = arg;
+    return face_send(d->faces, faceid, msg, len);
+}
+
+static int fw_face_props(void *arg, unsigned faceid, struct fw_face_props *out)
+{
+    struct ccnd *d = arg;
+    struct face_info fi;
+    if (face_get_info(d->faces, faceid, &fi) != 0) {
+        return -1;
+    }
+    out->local = (fi.flags & FACE_F_LOCAL) != 0;
+    out->mcast = (fi.flags & FACE_F_MCAST) != 0;
+    out->datagram = (fi.flags & FACE_F_DGRAM) != 0;
+    return 0;
+}
+
+/* ---- Internal client -> face layer ---- */
+
+static int mgmt_face_exists(void *arg, unsigned faceid, int *local)
+{
+    struct ccnd *d = arg;
+    struct face_info fi;
+    if (faceid == 0) {
+        *local = 1;
+        return 1;
+    }
+    if (face_get_info(d->faces, faceid, &fi) != 0 || (fi.flags & FACE_F_PASSIVE)) {
+        return 0;
+    }
+    *local = (fi.flags & FACE_F_LOCAL) != 0;
+    return 1;
+}
+
+static int parse_addr(const struct ccnx_view host, int64_t port, struct sockaddr_storage *ss,
+                      socklen_t *len)
+{
+    char text[64];
+    if (host.n >= sizeof text) {
+        return -1;
+    }
+    memcpy(text, host.p, host.n);
+    text[host.n] = '\0';
+    memset(ss, 0, sizeof *ss);
+    struct sockaddr_in *v4 = (struct sockaddr_in *)ss;
+    struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)ss;
+    if (inet_pton(AF_INET, text, &v4->sin_addr) == 1) {
+        v4->sin_family = AF_INET;
+        v4->sin_port = htons((uint16_t)port);
+        *len = sizeof *v4;
+        return 0;
+    }
+    if (inet_pton(AF_INET6, text, &v6->sin6_addr) == 1) {
+        v6->sin6_family = AF_INET6;
+        v6->sin6_port = htons((uint16_t)port);
+        *len = sizeof *v6;
+        return 0;
+    }
+    return -1;
+}
+
+static int is_multicast(const struct sockaddr_storage *ss)
+{
+    if (ss->ss_family == AF_INET) {
+        return IN_MULTICAST(ntohl(((const struct sockaddr_in *)ss)->sin_addr.s_addr));
+    }
+    return IN6_IS_ADDR_MULTICAST(&((const struct sockaddr_in6 *)ss)->sin6_addr);
+}
+
+static int mgmt_newface(void *arg, const struct ccnx_face_instance *req, unsigned *faceid)
+{
+    struct ccnd *d = arg;
+    struct sockaddr_storage ss;
+    socklen_t len;
+    if (parse_addr(req->host, req->port, &ss, &len) != 0) {
+        return -1;
+    }
+    int res;
+    if (req->ip_proto == 6) {
+        res = face_connect_tcp(d->faces, (struct sockaddr *)&ss, len, faceid);
+    } else if (is_multicast(&ss)) {
+        struct face_mcast_params mp;
+        memset(&mp, 0, sizeof mp);
+        memcpy(&mp.group, &ss, len);
+        mp.group_len = len;
+        mp.ttl = req->mcast_ttl > 0 ? (int)req->mcast_ttl : 1;
+        if (req->mcast_interface.p != NULL) {
+            socklen_t ilen;
+            if (parse_addr(req->mcast_interface, 0, &mp.local, &ilen) != 0) {
+                return -1;
+            }
+        }
+        res = face_mcast_open(d->faces, &mp, faceid);
+    } else {
+        res = face_udp_peer(d->faces, (struct sockaddr *)&ss, len, faceid);
+    }
+    if (res == 0) {
+        /* Faces made on request stay until destroyed, as configured links should. */
+        face_set_permanent(d->faces, *faceid, 1);
+    }
+    return res;
+}
+
+static int mgmt_destroyface(void *arg, unsigned faceid)
+{
+    struct ccnd *d = arg;
+    return face_close(d->faces, faceid);
+}
+
+/* The forwarder says when it next has work; the timer sleeps until then. */
+static void on_tick(struct loop *loop, void *arg)
+{
+    struct ccnd *d = arg;
+    uint64_t now = loop_now(loop);
+    uint64_t next = fw_tick(d->fw, now);
+    flush_internal(d);
+    uint64_t delay = next == UINT64_MAX ? 1000000 : (next > now ? next - now : 0);
+    loop_timer_start(loop, &d->tick, delay < 1000000 ? delay : 1000000, 0);
+}
+
+static void on_signal(struct loop *loop, int signo, void *arg)
+{
+    struct ccnd *d = arg;
+    if (signo == SIGHUP) {
+        ccnd_log(d, 1, "SIGHUP ignored");
+        return;
+    }
+    ccnd_log(d, 1, "signal %d: shutting down", signo);
+    d->stopping = 1;
+    loop_stop(loop);
+}
+
+/* ---- Listeners ---- */
+
+static int listen_inet(struct ccnd *d, const char *addr_text, char *err, size_t n)
+{
+    struct sockaddr_storage ss;
+    memset(&ss, 0, sizeof ss);
+    socklen_t len;
+    struct sockaddr_in *v4 = (struct sockaddr_in *)&ss;
+    struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&ss;
+    if (inet_pton(AF_INET, addr_text, &v4->sin_addr) == 1) {
+        v4->sin_family = AF_INET;
+        v4->sin_port = htons((uint16_t)d->cfg.port);
+        len = sizeof *v4;
+    } else if (inet_pton(AF_INET6, addr_text, &v6->sin6_addr) == 1) {
+        v6->sin6_family = AF_INET6;
+        v6->sin6_port = htons((uint16_t)d->cfg.port);
+        len = sizeof *v6;
+    } else {
+        snprintf(err, n, "CCND_LISTEN_ON: '%s' is not a numeric IPv4 or IPv6 address", addr_text);
+        return -1;
+    }
+    unsigned id;
+    int res = face_listen_tcp(d->faces, (struct sockaddr *)&ss, len, &id);
+    if (res == 0) {
+        res = face_udp_bind(d->faces, (struct sockaddr *)&ss, len, &id);
+    }
+    if (res != 0) {
+        snprintf(err, n,
+                 "cannot listen on %s port %u: %s (is another ccnd running? set "
+                 "CCN_LOCAL_PORT to use another port)",
+                 addr_text, d->cfg.port, strerror(errno));
+        return -1;
+    }
+    ccnd_log(d, 1, "listening on %s port %u (TCP and UDP)", addr_text, d->cfg.port);
+    return 0;
+}
+
+static int open_listeners(struct ccnd *d, char *err, size_t n)
+{
+    unsigned id;
+    if (face_listen_unix(d->faces, d->cfg.sockname, &id) != 0) {
+        snprintf(err, n, "cannot listen on %s: %s (is another ccnd running? ccndstop stops it)",
+                 d->cfg.sockname, strerror(errno));
+        return -1;
+    }
+    ccnd_log(d, 1, "listening on %s", d->cfg.sockname);
+    if (d->cfg.listen_count > 0) {
+        for (size_t i = 0; i < d->cfg.listen_count; i++) {
+            if (listen_inet(d, d->cfg.listen_on[i], err, n) != 0) {
+                return -1;
+            }
+        }
+        return 0;
+    }
+    /* Wildcards: IPv4 is required, IPv6 is used when the host has it. */
+    if (listen_inet(d, "0.0.0.0", err, n) != 0) {
+        return -1;
+    }
+    if (listen_inet(d, "::", err, n) != 0) {
+        ccnd_log(d, 1, "no IPv6 listener: %s", err);
+        err[0] = '\0';
+    }
+    return 0;
+}
+
+struct ccnd *ccnd_create(const struct ccnd_config *cfg, char *err, size_t n)
+{
+    struct ccnd *d = calloc(1, sizeof *d);
+    if (d == NULL) {
+        snprintf(err, n, "out of memory");
+        return NULL;
+    }
+    d->cfg = *cfg;
+    struct face_config fc;
+    face_config_default(&fc);
+    const struct face_callbacks cb = {on_message, on_created, on_destroyed, d};
+    struct fw_config fwc;
+    fw_config_default(&fwc);
+    fwc.cs_capacity = cfg->cs_capacity;
+    const struct fw_ops ops = {fw_send, fw_face_props};
+    loop_timer_init(&d->tick, on_tick, d);
+    if ((d->loop = loop_create()) == NULL ||
+        (d->faces = face_table_create(d->loop, &fc, &cb)) == NULL ||
+        (d->fw = fw_create(&fwc, &ops, d)) == NULL) {
+        snprintf(err, n, "cannot set up the event loop and tables: %s", strerror(errno));
+        ccnd_destroy(d);
+        return NULL;
+    }
+    int res = ccnx_keystore_open_or_create(cfg->keystore, CCND_KEYSTORE_PASSWORD, &d->keystore);
+    if (res != 0) {
+        snprintf(err, n,
+                 "cannot open or create ccnd's keystore %s: %s (set "
+                 "CCND_KEYSTORE_DIRECTORY to a private folder ccnd can write)",
+                 cfg->keystore, ccnx_strerror(res));
+        ccnd_destroy(d);
+        return NULL;
+    }
+    const struct mgmt_face_ops mops = {mgmt_face_exists, mgmt_newface, mgmt_destroyface, d};
+    d->mgmt = mgmt_create(fw_fib(d->fw), ccnx_keystore_key(d->keystore), &mops, 0);
+    if (d->mgmt == NULL) {
+        snprintf(err, n, "cannot set up the internal client");
+        ccnd_destroy(d);
+        return NULL;
+    }
+    fw_set_internal(d->fw, internal_handler, d);
+    if (loop_signals(d->loop, on_signal, d) != 0 || open_listeners(d, err, n) != 0) {
+        if (err[0] == '\0') {
+            snprintf(err, n, "cannot set up signal handling: %s", strerror(errno));
+        }
+        ccnd_destroy(d);
+        return NULL;
+    }
+    loop_timer_start(d->loop, &d->tick, 0, 0);
+    return d;
+}
+
+int ccnd_run(struct ccnd *d)
+{
+    int res = loop_run(d->loop);
+    return d->stopping ? 0 : res;
+}
+
+void ccnd_destroy(struct ccnd *d)
+{
+    if (d == NULL) {
+        return;
+    }
+    if (d->loop != NULL) {
+        loop_timer_stop(d->loop, &d->tick);
+    }
+    /* Faces first: their destroy callbacks still reach the forwarder. */
+    face_table_destroy(d->faces);
+    mgmt_destroy(d->mgmt);
+    fw_destroy(d->fw);
+    ccnx_keystore_close(d->keystore);
+    ccnx_buf_free(&d->internal_out);
+    loop_destroy(d->loop);
+    free(d);
+}

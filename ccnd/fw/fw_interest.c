@@ -1,0 +1,301 @@
+/* The Interest pipeline (see fw.h for the order of the steps). */
+#include <stdlib.h>
+#include <string.h>
+
+#include <ccnx/buf.h>
+#include <ccnx/ccnb.h>
+#include <ccnx/dtag.h>
+#include <ccnx/error.h>
+#include <ccnx/interest.h>
+#include <ccnx/name.h>
+
+#include "fw/fw_internal.h"
+#include "table/cs.h"
+#include "table/fib.h"
+#include "table/nonce.h"
+#include "table/pit.h"
+
+/* One Interest on its way through the pipeline. */
+struct fw_arrival {
+    unsigned faceid;
+    int local;
+    const uint8_t *msg; /* as received, or `rebuilt` with our nonce */
+    size_t len;
+    struct ccnx_interest_parsed pi;
+    struct ccnx_buf rebuilt;
+    uint64_t lifetime_us;
+    struct fib_result fr;
+};
+
+/* Where a Nonce element goes: before FaceID, or before the closer (the
+ * schema's order puts Nonce after every other field). */
+static int nonce_position(const uint8_t *msg, size_t len, size_t *pos)
+{
+    struct ccnx_ccnb_reader r;
+    ccnx_ccnb_reader_init(&r, msg, len, 0);
+    if (ccnx_ccnb_enter(&r, CCNX_DTAG_Interest) != 0)
+        return CCNX_E_STRUCTURE;
+    while (!ccnx_ccnb_at_closer(&r) && r.err == 0) {
+        if (ccnx_ccnb_peek_dtag(&r) == CCNX_DTAG_FaceID)
+            break;
+        ccnx_ccnb_skip_element(&r);
+    }
+    if (r.err != 0)
+        return r.err;
+    *pos = r.pos;
+    return 0;
+}
+
+/* The reference gives every Interest it forwards a nonce, so that loops
+ * are caught downstream of the first forwarder as well. */
+static int add_nonce(struct fw *fw, struct fw_arrival *a)
+{
+    uint8_t nonce[NONCE_MAX_LEN];
+    size_t pos = 0;
+    for (size_t i = 0; i < fw->cfg.nonce_len; i++)
+        nonce[i] = (uint8_t)fw_random(fw);
+    int res = nonce_position(a->msg, a->len, &pos);
+    if (res < 0)
+        return res;
+    ccnx_buf_append(&a->rebuilt, a->msg, pos);
+    ccnx_ccnb_append_blob_element(&a->rebuilt, CCNX_DTAG_Nonce, nonce, fw->cfg.nonce_len);
+    ccnx_buf_append(&a->rebuilt, a->msg + pos, a->len - pos);
+    if (ccnx_buf_status(&a->rebuilt) < 0)
+        return CCNX_E_NOMEM;
+    a->msg = a->rebuilt.data;
+    a->len = a->rebuilt.len;
+    return ccnx_interest_parse(a->msg, a->len, &a->pi);
+}
+
+/* Scope and namespace checks against the arrival face; 0 to go on. */
+static int check_arrival(struct fw *fw, struct fw_arrival *a, uint64_t now)
+{
+    const struct ccnx_interest_parsed *pi = &a->pi;
+    if ((pi->scope == 0 || pi->scope == 1) && !a->local) {
+        fw->stats.interests_out_of_scope++;
+        return -1;
+    }
+    if (fib_lookup(fw->fib, a->msg + pi->name.off, pi->name.len, now, &a->fr) < 0) {
+        fw->stats.interests_malformed++;
+        return -1;
+    }
+    if ((a->fr.namespace_flags & FIB_LOCAL) != 0 && !a->local) {
+        fw->stats.interests_nonlocal++;
+        return -1;
+    }
+    return 0;
+}
+
+/* Duplicate detection across entries and after they are gone. A nonce
+ * seen again from the face that first brought it is a refresh, not a loop
+ * (the reference's rule). */
+static int check_nonce(struct fw *fw, struct fw_arrival *a, uint64_t now)
+{
+    if (a->pi.nonce.len == 0) {
+        if (add_nonce(fw, a) < 0) {
+            fw->stats.interests_malformed++;
+            return -1;
+        }
+        fw->stats.interests_nonce_added++;
+    }
+    unsigned first = a->faceid;
+    int res = nonce_check(fw->nonces, a->msg + a->pi.nonce.off, a->pi.nonce.len, a->faceid, now,
+                          now + a->lifetime_us, &first);
+    if (res == NONCE_DUP && first != a->faceid) {
+        fw->stats.interests_duplicate++;
+        return -1;
+    }
+    return 0;
+}
+
+static int answer_from_cs(struct fw *fw, struct fw_arrival *a, uint64_t now)
+{
+    if ((ccnx_interest_aok(&a->pi) & CCNX_AOK_CS) == 0)
+        return 0;
+    const struct cs_entry *e = cs_lookup(fw->cs, a->msg, &a->pi, now);
+    if (e == NULL)
+        return 0;
+    size_t olen;
+    const uint8_t *obj = cs_entry_object(e, &olen);
+    fw->stats.interests_cs_answered++;
+    if (fw_send_to(fw, a->faceid, obj, olen) == 0)
+        fw->stats.content_out++;
+    return 1;
+}
+
+static int is_downstream(const struct pit_entry *e, unsigned faceid)
+{
+    size_t n;
+    const struct pit_downstream *d = pit_entry_downstreams(e, &n);
+    for (size_t i = 0; i < n; i++)
+        if (d[i].faceid == faceid)
+            return 1;
+    return 0;
+}
+
+/* The upstreams the Interest may go to: the FIB's faces (or the FaceID a
+ * local application asked for), minus the entry's downstreams and the
+ * faces its scope or namespace rules out. Returns how many went to out. */
+static size_t candidate_faces(struct fw *fw, const struct fw_arrival *a, const struct pit_entry *e,
+                              unsigned *out)
+{
+    const struct ccnx_interest_parsed *pi = &a->pi;
+    if (pi->scope == 0)
+        return 0;
+    unsigned forced;
+    const unsigned *list = a->fr.faces;
+    size_t nlist = a->fr.nfaces;
+    if (pi->face_id >= 0 && a->local) {
+        forced = (unsigned)pi->face_id;
+        list = &forced;
+        nlist = 1;
+    }
+    /* Scope 2 may cross one link: from a neighbour it goes only to local
+     * applications */
+    int want_local =
+        (a->fr.namespace_flags & FIB_LOCAL) != 0 || pi->scope == 1 || (pi->scope == 2 && !a->local);
+    size_t n = 0;
+    for (size_t i = 0; i < nlist && n < FIB_MAX_FACES; i++) {
+        unsigned f = list[i];
+        struct fw_face_props p = {0};
+        if (f == a->faceid || is_downstream(e, f))
+            continue;
+        if (f == FW_INTERNAL_FACE) {
+            if (fw->internal == NULL)
+                continue;
+            p.local = 1;
+        } else if (fw->ops->face_props == NULL || fw->ops->face_props(fw->arg, f, &p) < 0) {
+            continue;
+        }
+        if (want_local && !p.local)
+            continue;
+        out[n++] = f;
+    }
+    return n;
+}
+
+/* Brings the record up to date with this arrival: the message to forward
+ * and the candidate faces (scheduled sends to faces no longer allowed
+ * are dropped). 0 or CCNX_E_NOMEM. */
+static int rec_update(struct fw *fw, struct fw_rec *r, const struct fw_arrival *a)
+{
+    unsigned faces[FIB_MAX_FACES];
+    size_t n = candidate_faces(fw, a, r->entry, faces);
+    uint8_t *m = malloc(a->len);
+    unsigned *f = malloc((n ? n : 1) * sizeof(*f));
+    struct fw_sched *s = malloc((n ? n : 1) * sizeof(*s));
+    if (m == NULL || f == NULL || s == NULL) {
+        free(m);
+        free(f);
+        free(s);
+        return CCNX_E_NOMEM;
+    }
+    memcpy(m, a->msg, a->len);
+    memcpy(f, faces, n * sizeof(*f));
+    size_t ns = 0;
+    for (size_t i = 0; i < r->nsched; i++)
+        for (size_t k = 0; k < n; k++)
+            if (faces[k] == r->sched[i].faceid)
+                s[ns++] = r->sched[i];
+    free(r->msg);
+    free(r->faces);
+    free(r->sched);
+    r->msg = m;
+    r->len = a->len;
+    r->faces = f;
+    r->nfaces = n;
+    r->sched = s;
+    r->nsched = ns;
+    return 0;
+}
+
+static int internal_wants(struct fw *fw, const struct fw_arrival *a)
+{
+    if (fw->internal == NULL || a->faceid == FW_INTERNAL_FACE)
+        return 0;
+    const uint8_t *name = a->msg + a->pi.name.off;
+    for (size_t i = 0; i < fw->niprefix; i++)
+        if (ccnx_name_is_prefix_ccnb(fw->iprefix[i], fw->iprefix_len[i], name, a->pi.name.len) == 1)
+            return 1;
+    return 0;
+}
+
+static void run_strategy(struct fw *fw, struct fw_rec *r, const struct fw_arrival *a, int is_new,
+                         uint64_t now)
+{
+    const struct strategy *s = NULL;
+    if (a->fr.strategy != NULL)
+        s = strategy_find(a->fr.strategy);
+    if (s == NULL)
+        s = &strategy_default;
+    uint32_t comps = a->fr.prefix_comps == (uint32_t)-1 ? 0 : a->fr.prefix_comps;
+    struct fw_pstate *ps = fw_pstate_get(fw, a->msg + a->pi.name.off, a->pi.name.len, comps, s);
+    if (ps == NULL)
+        return;
+    r->strategy = s;
+    r->ps = ps;
+    /* TAP faces see every Interest at once, whatever the strategy does */
+    for (size_t i = 0; i < a->fr.ntap; i++)
+        if (!strategy_was_sent(&(struct strategy_ctx){fw, r, now}, a->fr.tap[i]))
+            fw_rec_send(fw, r, a->fr.tap[i], now);
+    struct strategy_ctx ctx = {fw, r, now};
+    if (s->on_interest != NULL)
+        s->on_interest(&ctx, r->faces, r->nfaces, is_new);
+}
+
+/* PIT insert or aggregation, then the internal client or the strategy. */
+static void pend(struct fw *fw, struct fw_arrival *a, uint64_t now)
+{
+    struct pit_entry *e = pit_find(fw->pit, a->msg, a->len, &a->pi);
+    /* the same downstream repeating its nonce is only a refresh */
+    int unique = e == NULL || !pit_entry_has_nonce(e, a->msg + a->pi.nonce.off, a->pi.nonce.len);
+    int res = pit_insert(fw->pit, a->msg, a->len, &a->pi, a->faceid, now, &e);
+    if (res == CCNX_E_TOOBIG) {
+        fw->stats.interests_pit_full++;
+        return;
+    }
+    if (res < 0) {
+        fw->stats.interests_malformed++;
+        return;
+    }
+    int is_new = res == PIT_NEW;
+    if (!is_new)
+        fw->stats.interests_aggregated++;
+    struct fw_rec *r = fw_rec_find(fw, e);
+    if (r == NULL)
+        r = fw_rec_add(fw, e);
+    if (r == NULL)
+        return; /* out of memory: the entry waits for content or expiry */
+    fw_note_deadline(fw, pit_entry_expires(e));
+    if (!unique && !is_new)
+        return;
+    if (rec_update(fw, r, a) < 0)
+        return;
+    if (is_new && internal_wants(fw, a) &&
+        fw->internal(fw->internal_arg, a->faceid, a->msg, a->len) > 0) {
+        fw->stats.interests_internal++;
+        return;
+    }
+    run_strategy(fw, r, a, is_new, now);
+}
+
+void fw_interest(struct fw *fw, unsigned faceid, const uint8_t *msg, size_t len, uint64_t now)
+{
+    struct fw_arrival a;
+    memset(&a, 0, sizeof(a));
+    ccnx_buf_init(&a.rebuilt);
+    a.faceid = faceid;
+    a.msg = msg;
+    a.len = len;
+    fw->stats.interests_in++;
+    if (ccnx_interest_parse(msg, len, &a.pi) < 0) {
+        fw->stats.interests_malformed++;
+        return;
+    }
+    a.local = fw_face_is_local(fw, faceid);
+    a.lifetime_us = (uint64_t)((a.pi.lifetime * 1000000.0) / 4096.0);
+    if (check_arrival(fw, &a, now) == 0 && check_nonce(fw, &a, now) == 0 &&
+        !answer_from_cs(fw, &a, now))
+        pend(fw, &a, now);
+    ccnx_buf_free(&a.rebuilt);
+}

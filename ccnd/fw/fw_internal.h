@@ -1,0 +1,103 @@
+/* What fw.c and fw_strategy.c share: the forwarder, its per-Interest
+ * records and the strategy context. Nothing outside ccnd/fw includes this. */
+#ifndef CCND_FW_INTERNAL_H
+#define CCND_FW_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fw/fw.h"
+#include "fw/strategy.h"
+
+struct pit_entry;
+
+/* A strategy's memory for one prefix (and one strategy: a change of
+ * strategy starts afresh). */
+struct fw_pstate {
+    struct fw_pstate *next;
+    const struct strategy *strategy;
+    uint64_t hash;
+    union {
+        max_align_t align;
+        uint8_t bytes[STRATEGY_STATE_SIZE];
+    } mem;
+    size_t keylen;
+    uint8_t key[];
+};
+
+struct fw_sched {
+    unsigned faceid;
+    uint64_t due;
+};
+
+/* The forwarding side of one PIT entry: the table knows downstreams and
+ * sends, this knows what the strategy asked for and where to send. Found
+ * by the entry's address, which stays valid because every removal of an
+ * entry goes through fw (records are dropped first). */
+struct fw_rec {
+    struct pit_entry *entry;
+    struct fw_rec *hnext;
+    size_t index; /* in fw->recs */
+    const struct strategy *strategy;
+    struct fw_pstate *ps;
+    uint8_t *msg; /* the Interest as forwarded (with a nonce) */
+    size_t len;
+    unsigned *faces; /* candidate upstreams */
+    size_t nfaces;
+    struct fw_sched *sched; /* pending strategy_schedule sends, at most nfaces */
+    size_t nsched;
+    uint64_t timer; /* on_timer deadline, UINT64_MAX when none */
+};
+
+struct strategy_ctx {
+    struct fw *fw;
+    struct fw_rec *rec;
+    uint64_t now;
+};
+
+struct fw {
+    struct fw_config cfg;
+    const struct fw_ops *ops;
+    void *arg;
+    struct cs *cs;
+    struct pit *pit;
+    struct fib *fib;
+    struct nonce_table *nonces;
+    struct fw_stats stats;
+    uint64_t rng;
+    /* records: by entry address, and an array for the timer walk */
+    struct fw_rec **rbuckets;
+    size_t nrbuckets;
+    struct fw_rec **recs;
+    size_t nrecs, caprecs;
+    uint64_t next_due; /* earliest record deadline known to fw_tick */
+    /* per-prefix strategy memory */
+    struct fw_pstate **pbuckets;
+    size_t npbuckets, npstates;
+    /* the internal client */
+    int (*internal)(void *arg, unsigned faceid, const uint8_t *interest, size_t len);
+    void *internal_arg;
+    uint8_t **iprefix;
+    size_t *iprefix_len;
+    size_t niprefix;
+};
+
+/* fw.c: sends the record's Interest to faceid (counted, recorded in the PIT). */
+int fw_rec_send(struct fw *fw, struct fw_rec *rec, unsigned faceid, uint64_t now);
+/* fw.c: records that something is due at `when`. */
+void fw_note_deadline(struct fw *fw, uint64_t when);
+uint32_t fw_random(struct fw *fw);
+/* fw.c: a message to a face (face 0: the internal client); 0 or <0, counted. */
+int fw_send_to(struct fw *fw, unsigned faceid, const uint8_t *msg, size_t len);
+int fw_face_is_local(struct fw *fw, unsigned faceid);
+struct fw_rec *fw_rec_find(struct fw *fw, const struct pit_entry *e);
+struct fw_rec *fw_rec_add(struct fw *fw, struct pit_entry *e);
+void fw_rec_remove(struct fw *fw, struct fw_rec *r);
+/* fw_interest.c: the Interest pipeline. */
+void fw_interest(struct fw *fw, unsigned faceid, const uint8_t *msg, size_t len, uint64_t now);
+/* fw_strategy.c: the memory of `strategy` for the first ncomps components
+ * of the encoded Name; NULL when out of memory. */
+struct fw_pstate *fw_pstate_get(struct fw *fw, const uint8_t *name, size_t len, uint32_t ncomps,
+                                const struct strategy *strategy);
+
+#endif
