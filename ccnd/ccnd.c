@@ -38,6 +38,7 @@ struct ccnd {
     struct mgmt *mgmt;
     struct ccnx_buf internal_out; /* answers of the internal client, not yet injected */
     struct loop_timer tick;
+    uint64_t tick_due; /* when the tick timer fires next (loop time, us) */
     int stopping;
 };
 
@@ -58,6 +59,8 @@ __attribute__((format(printf, 3, 4))) static void ccnd_log(const struct ccnd *d,
     fputc('\n', stderr);
 }
 
+static void schedule_tick(struct ccnd *d, uint64_t now, uint64_t next);
+
 /* ---- Face layer -> forwarder ---- */
 
 /* The internal client answers through the forwarder as face 0. Answers are
@@ -77,11 +80,15 @@ static void flush_internal(struct ccnd *d)
     }
 }
 
+/* A message may give the forwarder an earlier deadline (a strategy's
+ * retransmission, a new expiry), so the tick is rescheduled after each. */
 static void on_message(void *arg, unsigned faceid, const uint8_t *msg, size_t len)
 {
     struct ccnd *d = arg;
-    fw_on_message(d->fw, faceid, msg, len, loop_now(d->loop));
+    uint64_t now = loop_now(d->loop);
+    fw_on_message(d->fw, faceid, msg, len, now);
     flush_internal(d);
+    schedule_tick(d, now, fw_next_deadline(d->fw));
 }
 
 static int internal_handler(void *arg, unsigned faceid, const uint8_t *interest, size_t len)
@@ -226,15 +233,24 @@ static int mgmt_destroyface(void *arg, unsigned faceid)
     return face_close(d->faces, faceid);
 }
 
-/* The forwarder says when it next has work; the timer sleeps until then. */
+/* Sleeps until the forwarder's next deadline, at most a second. */
+static void schedule_tick(struct ccnd *d, uint64_t now, uint64_t next)
+{
+    uint64_t due = next < now + 1000000 ? next : now + 1000000;
+    if (loop_timer_active(&d->tick) && due >= d->tick_due) {
+        return;
+    }
+    d->tick_due = due;
+    loop_timer_start(d->loop, &d->tick, due > now ? due - now : 0, 0);
+}
+
 static void on_tick(struct loop *loop, void *arg)
 {
     struct ccnd *d = arg;
     uint64_t now = loop_now(loop);
     uint64_t next = fw_tick(d->fw, now);
     flush_internal(d);
-    uint64_t delay = next == UINT64_MAX ? 1000000 : (next > now ? next - now : 0);
-    loop_timer_start(loop, &d->tick, delay < 1000000 ? delay : 1000000, 0);
+    schedule_tick(d, now, next);
 }
 
 static void on_signal(struct loop *loop, int signo, void *arg)

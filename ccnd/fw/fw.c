@@ -20,8 +20,8 @@
 #define FW_NONCE_DEFAULT_CAPACITY 100000
 #define FW_RTE_LIMIT_DEFAULT      160000 /* the reference's predicted_response_limit */
 #define FW_MATCH_BATCH            64
-#define FW_STALE_PURGE_MAX        1000    /* stale objects dropped per tick, to bound its cost */
-#define FW_HOUSEKEEPING           1000000 /* FIB and nonce expiry at least once a second */
+#define FW_STALE_PURGE_MAX        1000   /* stale objects dropped per tick, to bound its cost */
+#define FW_HOUSEKEEPING           100000 /* table expiry sweeps: at most every 100 ms */
 
 void fw_config_default(struct fw_config *c)
 {
@@ -407,29 +407,43 @@ static void expire_records(struct fw *fw, uint64_t now)
     }
 }
 
-uint64_t fw_tick(struct fw *fw, uint64_t now)
+/* Sweeps every table: too costly for every message, so it runs at most
+ * once per FW_HOUSEKEEPING (expiry is that much late at worst). */
+static void housekeeping(struct fw *fw, uint64_t now)
 {
     expire_records(fw, now);
     pit_expire(fw->pit, now);
     nonce_expire(fw->nonces, now);
     fib_expire(fw->fib, now);
     cs_purge_stale(fw->cs, now, FW_STALE_PURGE_MAX);
-    uint64_t next = UINT64_MAX;
+    fw->housekeeping_due = now + FW_HOUSEKEEPING;
+}
+
+uint64_t fw_tick(struct fw *fw, uint64_t now)
+{
+    if (now >= fw->housekeeping_due) {
+        housekeeping(fw, now);
+    }
     if (fw->next_due <= now) {
+        uint64_t next = UINT64_MAX;
         for (size_t i = 0; i < fw->nrecs; i++)
             rec_run(fw, fw->recs[i], now);
+        for (size_t i = 0; i < fw->nrecs; i++) {
+            uint64_t t = rec_deadline(fw->recs[i]);
+            next = t < next ? t : next;
+        }
+        fw->next_due = next;
     }
-    for (size_t i = 0; i < fw->nrecs; i++) {
-        uint64_t t = rec_deadline(fw->recs[i]);
-        uint64_t x = pit_entry_expires(fw->recs[i]->entry);
-        next = t < next ? t : next;
-        next = x < next ? x : next;
-    }
-    fw->next_due = next;
-    if (pit_count(fw->pit) > 0 || nonce_count(fw->nonces) > 0 || fib_prefix_count(fw->fib) > 0) {
-        uint64_t h = now + FW_HOUSEKEEPING;
-        next = h < next ? h : next;
-    }
+    return fw_next_deadline(fw);
+}
+
+uint64_t fw_next_deadline(const struct fw *fw)
+{
+    int pending = fw->nrecs > 0 || pit_count(fw->pit) > 0 || nonce_count(fw->nonces) > 0 ||
+                  fib_prefix_count(fw->fib) > 0 || cs_count(fw->cs) > 0;
+    uint64_t next = fw->next_due;
+    if (pending && fw->housekeeping_due < next)
+        next = fw->housekeeping_due;
     return next;
 }
 

@@ -70,7 +70,8 @@ struct fw {
     size_t nrbuckets;
     struct fw_rec **recs;
     size_t nrecs, caprecs;
-    uint64_t next_due; /* earliest record deadline known to fw_tick */
+    uint64_t next_due;         /* earliest record deadline known to fw_tick */
+    uint64_t housekeeping_due; /* next sweep of the tables' expiry */
     /* per-prefix strategy memory */
     struct fw_pstate **pbuckets;
     size_t npbuckets, npstates;

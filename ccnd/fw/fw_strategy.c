@@ -151,7 +151,9 @@ struct fw_pstate *fw_pstate_get(struct fw *fw, const uint8_t *name, size_t len, 
         goto out;
     uint64_t h = fnv1a(key.data, key.len);
     for (p = fw->pbuckets[h & (fw->npbuckets - 1)]; p != NULL; p = p->next)
-        if (p->hash == h && p->keylen == key.len && memcmp(p->key, key.data, key.len) == 0)
+        /* The root prefix has an empty key (and no buffer to compare). */
+        if (p->hash == h && p->keylen == key.len &&
+            (key.len == 0 || memcmp(p->key, key.data, key.len) == 0))
             break;
     if (p == NULL) {
         p = calloc(1, sizeof(*p) + key.len);

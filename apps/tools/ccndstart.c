@@ -1,0 +1,241 @@
+/* ccndstart: start ccnd in the background with the settings of
+ * ~/.ccnx/ccndrc, wait until it answers, then apply ~/.ccnx/ccnd.conf with
+ * ccndc. A ccnd that already answers on the socket is left alone: stopping
+ * someone's forwarder is ccndstop's job, asked for by name. */
+#include <ccnx/error.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ccnd_link.h"
+#include "tool.h"
+
+#define START_WAIT_MS 10000
+#define DEFAULT_CAP   "50000" /* what the reference's script gives ccnd */
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "Usage: %s [-v]\n"
+            "Start ccnd in the background and configure it:\n"
+            "  1. settings VAR=value from $CCNX_DIR/ccndrc (default ~/.ccnx/ccndrc) are put\n"
+            "     in ccnd's environment ('#' comments and 'export' are allowed);\n"
+            "  2. ccnd is started in a session of its own, its messages going to $CCND_LOG\n"
+            "     when set (the file is truncated), else to this terminal;\n"
+            "  3. once it answers on its unix socket, $CCNX_DIR/ccnd.conf (default\n"
+            "     ~/.ccnx/ccnd.conf) is applied with 'ccndc -f'.\n"
+            "A ccnd already answering on the socket is not touched: stop it with ccndstop.\n"
+            "\n"
+            "  -v          say what was started\n"
+            "  -h, --help  show this help\n"
+            "\n"
+            "Exit status: 0 started and configured, 1 a step failed, 2 usage.\n",
+            tool_name());
+}
+
+/* Where ccndrc and ccnd.conf live: $CCNX_DIR, else ~/.ccnx. */
+static void ccnx_dir(char *out, size_t n)
+{
+    const char *dir = getenv("CCNX_DIR");
+    const char *home = getenv("HOME");
+    if (dir != NULL && dir[0] != '\0') {
+        snprintf(out, n, "%s", dir);
+    } else {
+        snprintf(out, n, "%s/.ccnx", home != NULL ? home : ".");
+    }
+}
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t') {
+        s++;
+    }
+    size_t len = strlen(s);
+    while (len > 0 && strchr(" \t\r\n", s[len - 1]) != NULL) {
+        s[--len] = '\0';
+    }
+    return s;
+}
+
+/* ccndrc is a shell fragment in the reference; the assignments are what
+ * matters, so those are honoured and anything else is pointed out. */
+static void read_ccndrc(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        return;
+    }
+    char line[1024];
+    for (int lineno = 1; fgets(line, sizeof line, f) != NULL; lineno++) {
+        char *s = trim(line);
+        if (s[0] == '#' || s[0] == '\0') {
+            continue;
+        }
+        if (strncmp(s, "export ", 7) == 0) {
+            s = trim(s + 7);
+        }
+        char *eq = strchr(s, '=');
+        size_t namelen = eq != NULL ? (size_t)(eq - s) : 0;
+        if (namelen == 0 || strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                      "0123456789_") != namelen) {
+            tool_warn("%s:%d: ignored (not VAR=value)", path, lineno);
+            continue;
+        }
+        *eq = '\0';
+        char *value = eq + 1;
+        size_t vlen = strlen(value);
+        if (vlen >= 2 && (value[0] == '"' || value[0] == '\'') && value[vlen - 1] == value[0]) {
+            value[vlen - 1] = '\0';
+            value++;
+        }
+        setenv(s, value, 1);
+    }
+    fclose(f);
+}
+
+/* A program installed beside this one, else found on PATH. */
+static void sibling(const char *name, char *out, size_t n)
+{
+    char self[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (len > 0) {
+        self[len] = '\0';
+        char *slash = strrchr(self, '/');
+        if (slash != NULL) {
+            *slash = '\0';
+            int len2 = snprintf(out, n, "%s/%s", self, name);
+            if (len2 > 0 && (size_t)len2 < n && access(out, X_OK) == 0) {
+                return;
+            }
+        }
+    }
+    snprintf(out, n, "%s", name);
+}
+
+static pid_t spawn_ccnd(const char *log)
+{
+    char exe[PATH_MAX];
+    sibling("ccnd", exe, sizeof exe);
+    int logfd = -1;
+    if (log != NULL && log[0] != '\0') {
+        logfd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (logfd < 0) {
+            tool_die("cannot write the log file %s (CCND_LOG): %s", log, strerror(errno));
+        }
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        tool_die("cannot start ccnd: %s", strerror(errno));
+    }
+    if (pid == 0) {
+        /* A session of its own: the terminal closing does not stop ccnd. */
+        setsid();
+        int null = open("/dev/null", O_RDWR);
+        if (null >= 0) {
+            dup2(null, 0);
+            dup2(logfd >= 0 ? logfd : null, 1);
+        }
+        if (logfd >= 0) {
+            dup2(logfd, 2);
+        }
+        execvp(exe, (char *[]){"ccnd", NULL});
+        fprintf(stderr, "ccndstart: cannot run %s: %s\n", exe, strerror(errno));
+        _exit(127);
+    }
+    if (logfd >= 0) {
+        close(logfd);
+    }
+    return pid;
+}
+
+/* 0 once ccnd answers on path; dies with the reason when it exits or stays silent. */
+static void wait_up(pid_t pid, const char *path, const char *log)
+{
+    for (long waited = 0; waited < START_WAIT_MS; waited += 20) {
+        long peer;
+        if (ccnd_link_peer_pid(path, &peer) == 0) {
+            return;
+        }
+        int status;
+        if (waitpid(pid, &status, WNOHANG) == pid) {
+            tool_die("ccnd exited at once (%s %d)%s%s", WIFEXITED(status) ? "status" : "signal",
+                     WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+                     log != NULL && log[0] != '\0' ? "; its messages are in " : "",
+                     log != NULL && log[0] != '\0' ? log : "");
+        }
+        struct timespec ts = {0, 20 * 1000000};
+        nanosleep(&ts, NULL);
+    }
+    tool_die("ccnd (pid %ld) does not answer on %s after %d s", (long)pid, path,
+             START_WAIT_MS / 1000);
+}
+
+static int apply_conf(const char *conf, int verbose)
+{
+    struct stat st;
+    if (stat(conf, &st) != 0) {
+        return 0;
+    }
+    char exe[PATH_MAX];
+    sibling("ccndc", exe, sizeof exe);
+    pid_t pid = fork();
+    if (pid == 0) {
+        execvp(exe, (char *[]){"ccndc", verbose ? "-v" : "-f", verbose ? "-f" : (char *)conf,
+                               verbose ? (char *)conf : NULL, NULL});
+        fprintf(stderr, "ccndstart: cannot run %s: %s\n", exe, strerror(errno));
+        _exit(127);
+    }
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+        WEXITSTATUS(status) != 0) {
+        tool_warn("ccnd is running, but %s was not applied in full (see above)", conf);
+        return -1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    tool_init(argv[0]);
+    int verbose = 0;
+    for (int i = 1; i < argc; i++) {
+        if (tool_is_help(argv[i])) {
+            usage(stdout);
+            return 0;
+        }
+        if (strcmp(argv[i], "-v") != 0) {
+            tool_usage_error("unknown argument '%s'", argv[i]);
+        }
+        verbose = 1;
+    }
+    char dir[PATH_MAX - 32], rc[PATH_MAX], conf[PATH_MAX], path[200];
+    ccnx_dir(dir, sizeof dir);
+    snprintf(rc, sizeof rc, "%s/ccndrc", dir);
+    snprintf(conf, sizeof conf, "%s/ccnd.conf", dir);
+    read_ccndrc(rc);
+    setenv("CCND_CAP", DEFAULT_CAP, 0);
+    unsetenv("CCN_LOCAL_TRANSPORT"); /* ccnd's own socket is the one to watch */
+    if (ccnd_link_address(path, sizeof path) < 0) {
+        tool_die("CCN_LOCAL_SOCKNAME is too long for a unix socket path");
+    }
+    long running;
+    if (ccnd_link_peer_pid(path, &running) == 0) {
+        tool_die("ccnd is already running (pid %ld) on %s; ccndstop stops it", running, path);
+    }
+    const char *log = getenv("CCND_LOG");
+    pid_t pid = spawn_ccnd(log);
+    wait_up(pid, path, log);
+    if (verbose) {
+        printf("started ccnd (pid %ld) on %s\n", (long)pid, path);
+        fflush(stdout);
+    }
+    return apply_conf(conf, verbose) == 0 ? 0 : TOOL_EXIT_FAILURE;
+}

@@ -1,0 +1,73 @@
+#!/bin/bash
+# ccndstart and ccndstop with a private port, socket and settings folder:
+# start with ccndrc and ccnd.conf applied, refuse a second start, stop
+# (process gone, socket removed), and clear messages when nothing runs.
+set -u
+B=${CCNX_BIN:?}
+T=$(mktemp -d /tmp/ccndstart-XXXXXX)
+export CCN_LOCAL_PORT=$((20000 + ($$ * 13) % 20000))
+export CCN_LOCAL_SOCKNAME="$T/sock"
+export CCNX_DIR="$T/user"
+export CCND_KEYSTORE_DIRECTORY="$T"
+unset CCN_LOCAL_TRANSPORT CCND_LOG
+SOCK="$T/sock.$CCN_LOCAL_PORT"
+cleanup() {
+    "$B/ccndstop" >/dev/null 2>&1
+    rm -rf "$T"
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*"; cat "$T/out" "$T/err" 2>/dev/null; exit 1; }
+# Alive and not a zombie (an exited ccnd may wait for a parent that never reaps).
+alive() { local s; s=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null); [ -n "$s" ] && [ "$s" != Z ]; }
+run() { "$B/$1" "${@:2}" >"$T/out" 2>"$T/err"; echo $? >"$T/rc"; }
+rc() { cat "$T/rc"; }
+
+mkdir -p "$CCNX_DIR"
+cat >"$CCNX_DIR/ccndrc" <<RC
+# settings for ccnd
+CCND_DEBUG=0
+export CCND_LOG="$T/ccnd.log"
+RC
+cat >"$CCNX_DIR/ccnd.conf" <<CONF
+# applied once ccnd answers
+setstrategy ccnx:/started parallel   # a comment
+CONF
+
+run ccndstop
+[ "$(rc)" = 1 ] || fail "ccndstop without ccnd: exit $(rc)"
+grep -q "no ccnd at $SOCK" "$T/err" || fail "ccndstop without ccnd: message"
+
+run ccndstart -v
+[ "$(rc)" = 0 ] || fail "ccndstart: exit $(rc)"
+[ -S "$SOCK" ] || fail "no socket at $SOCK"
+[ -f "$T/ccnd.log" ] || fail "CCND_LOG from ccndrc not honoured"
+grep -q 'Strategy at ccnx:/started is parallel' "$T/out" || fail "ccnd.conf not applied"
+pid=$(sed -n 's/^started ccnd (pid \([0-9]*\)).*/\1/p' "$T/out")
+[ -n "$pid" ] && alive "$pid" || fail "no ccnd process"
+run ccndc getstrategy ccnx:/started/x
+grep -q 'is parallel' "$T/out" || fail "strategy from ccnd.conf missing"
+
+run ccndstart
+[ "$(rc)" = 1 ] || fail "second ccndstart: exit $(rc)"
+grep -q "ccnd is already running (pid $pid) on $SOCK; ccndstop stops it" "$T/err" ||
+    fail "second ccndstart: message"
+alive "$pid" || fail "second ccndstart stopped the running ccnd"
+
+run ccndstop -v
+[ "$(rc)" = 0 ] || fail "ccndstop: exit $(rc)"
+alive "$pid" && fail "ccnd still running"
+[ -e "$SOCK" ] && fail "socket left behind"
+
+# A bad ccnd.conf line: ccnd runs, the failure is reported.
+echo "add ccnx:/x udp" >"$CCNX_DIR/ccnd.conf"
+run ccndstart
+[ "$(rc)" = 1 ] || fail "bad ccnd.conf: exit $(rc)"
+grep -q "ccnd.conf:1:" "$T/err" || fail "bad ccnd.conf: no line number"
+run ccndstop
+[ "$(rc)" = 0 ] || fail "ccndstop after bad conf: exit $(rc)"
+
+run ccndstart --help
+[ "$(rc)" = 0 ] || fail "ccndstart --help"
+run ccndstop bogus
+[ "$(rc)" = 2 ] || fail "ccndstop bogus: exit $(rc)"
+echo PASS
