@@ -397,9 +397,10 @@ static void setup_run(struct run *r, const struct opts *o, const char *prefix_ur
 static void report(const char *what, const struct run *r, double secs)
 {
     printf("%-10s clients=%d window=%d objects=%zu bytes=%zu: %.0f objects/s, %.1f MB/s "
-           "(%llu in %.2f s)\n",
+           "(%llu in %.2f s, %llu unanswered)\n",
            what, r->o->clients, r->o->window, r->o->names, r->o->bytes, (double)r->received / secs,
-           (double)r->bytes / secs / 1e6, (unsigned long long)r->received, secs);
+           (double)r->bytes / secs / 1e6, (unsigned long long)r->received, secs,
+           (unsigned long long)r->lost);
 }
 
 static void mode_cs(const struct opts *o)
