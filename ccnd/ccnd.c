@@ -7,6 +7,7 @@
 #include "fw/fw.h"
 #include "loop/loop.h"
 #include "mgmt/mgmt.h"
+#include "mgmt/status.h"
 
 #include <ccnx/ccnb.h>
 #include <ccnx/error.h>
@@ -22,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -39,6 +41,10 @@ struct ccnd {
     struct ccnx_buf internal_out; /* answers of the internal client, not yet injected */
     struct loop_timer tick;
     uint64_t tick_due; /* when the tick timer fires next (loop time, us) */
+    struct status *status;
+    struct loop_timer sample; /* per-face rates for the status page */
+    uint64_t start_us;        /* wall clock at start, for the status page */
+    char host[65];
     int stopping;
 };
 
@@ -82,10 +88,26 @@ static void flush_internal(struct ccnd *d)
 
 /* A message may give the forwarder an earlier deadline (a strategy's
  * retransmission, a new expiry), so the tick is rescheduled after each. */
+static void log_message(const struct ccnd *d, const char *dir, unsigned faceid, const uint8_t *msg,
+                        size_t len)
+{
+    /* Bit 2: Interests, bit 4: ContentObjects (the reference's CCND_DEBUG). */
+    int interest = len >= 2 && msg[0] == 0x01 && msg[1] == 0xD2;
+    int content = len >= 2 && msg[0] == 0x04 && msg[1] == 0x82;
+    if ((interest && (d->cfg.debug & 2)) || (content && (d->cfg.debug & 4))) {
+        ccnd_log(d, ~0u, "%s %s face %u (%zu bytes)", dir, interest ? "interest" : "content",
+                 faceid, len);
+    }
+}
+
 static void on_message(void *arg, unsigned faceid, const uint8_t *msg, size_t len)
 {
     struct ccnd *d = arg;
     uint64_t now = loop_now(d->loop);
+    status_note(d->status, faceid, 0, msg, len);
+    if (d->cfg.debug & 6) {
+        log_message(d, "recv", faceid, msg, len);
+    }
     fw_on_message(d->fw, faceid, msg, len, now);
     flush_internal(d);
     schedule_tick(d, now, fw_next_deadline(d->fw));
@@ -125,7 +147,14 @@ static void on_destroyed(void *arg, unsigned faceid, enum face_close_reason why,
 static int fw_send(void *arg, unsigned faceid, const uint8_t *msg, size_t len)
 {
     struct ccnd *d = arg;
-    return face_send(d->faces, faceid, msg, len);
+    int res = face_send(d->faces, faceid, msg, len);
+    if (res == 0) {
+        status_note(d->status, faceid, 1, msg, len);
+        if (d->cfg.debug & 6) {
+            log_message(d, "sent", faceid, msg, len);
+        }
+    }
+    return res;
 }
 
 static int fw_face_props(void *arg, unsigned faceid, struct fw_face_props *out)
@@ -265,6 +294,123 @@ static void on_signal(struct loop *loop, int signo, void *arg)
     loop_stop(loop);
 }
 
+/* ---- Status page ---- */
+
+static uint64_t wall_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/* Rows for every face, the internal face 0 first; *n is set. */
+static struct status_face *status_rows(const struct ccnd *d, size_t *n)
+{
+    size_t cap = 1;
+    for (unsigned id = face_next(d->faces, FACE_NONE); id != FACE_NONE;
+         id = face_next(d->faces, id)) {
+        cap++;
+    }
+    struct status_face *rows = calloc(cap, sizeof(*rows));
+    if (rows == NULL) {
+        *n = 0;
+        return NULL;
+    }
+    rows[0].faceid = 0;
+    rows[0].flags = FACE_F_LOCAL;
+    rows[0].kind = "internal";
+    size_t i = 1;
+    for (unsigned id = face_next(d->faces, FACE_NONE); id != FACE_NONE && i < cap;
+         id = face_next(d->faces, id)) {
+        struct face_info fi;
+        if (face_get_info(d->faces, id, &fi) != 0) {
+            continue;
+        }
+        struct status_face *r = &rows[i++];
+        r->faceid = id;
+        r->flags = fi.flags;
+        r->kind = face_kind_name(fi.kind);
+        snprintf(r->remote, sizeof r->remote, "%s", fi.remote);
+        r->bytes_in = fi.counters.bytes_in;
+        r->bytes_out = fi.counters.bytes_out;
+        r->msgs_in = fi.counters.msgs_in;
+        r->msgs_out = fi.counters.msgs_out;
+        r->queued = fi.queued_bytes;
+        for (int k = 0; k < FACE_DROP_COUNT; k++) {
+            r->drops += fi.counters.drops[k];
+        }
+    }
+    *n = i;
+    return rows;
+}
+
+static void on_sample(struct loop *loop, void *arg)
+{
+    struct ccnd *d = arg;
+    size_t n;
+    struct status_face *rows = status_rows(d, &n);
+    status_sample(d->status, rows, n, loop_now(loop));
+    free(rows);
+}
+
+static void status_page(struct ccnd *d, const struct status_request *req,
+                        struct face_http_reply *reply)
+{
+    struct status_view v;
+    memset(&v, 0, sizeof v);
+    v.ccndid = mgmt_ccndid(d->mgmt);
+    v.host = d->host;
+    v.port = d->cfg.port;
+    v.pid = (long)getpid();
+    v.debug = (int)d->cfg.debug;
+    v.start_us = d->start_us;
+    v.now_us = wall_us();
+    v.mono_now = loop_now(d->loop);
+    v.refresh = req->refresh;
+    fw_get_stats(d->fw, &v.fw);
+    v.cs = fw_cs(d->fw);
+    v.pit = fw_pit(d->fw);
+    v.fib = fw_fib(d->fw);
+    struct status_face *rows = status_rows(d, &v.nfaces);
+    v.faces = rows;
+    struct ccnx_buf b = CCNX_BUF_INIT;
+    if (rows != NULL && status_render(d->status, &v, req->fmt, &b) == 0) {
+        static const char *const types[] = {"text/html", "text/xml", "application/json"};
+        reply->status = 200;
+        reply->content_type = types[req->fmt];
+        reply->body = (char *)b.data;
+        reply->len = b.len;
+    } else {
+        ccnx_buf_free(&b);
+    }
+    free(rows);
+}
+
+/* GET on the TCP port: the status page, or a log level change (/?l=). */
+static void on_http(void *arg, unsigned faceid, const char *target, struct face_http_reply *reply)
+{
+    struct ccnd *d = arg;
+    struct status_request req;
+    status_parse_target(target, &req);
+    ccnd_log(d, 1, "face %u: http GET %s", faceid, target);
+    if (req.kind == STATUS_REQ_PAGE) {
+        status_page(d, &req, reply);
+    } else if (req.kind == STATUS_REQ_LOG) {
+        d->cfg.debug = 1; /* the change itself is always logged, as the reference does */
+        ccnd_log(d, 1, "CCND_DEBUG=%d", req.level);
+        d->cfg.debug = (unsigned)req.level;
+        struct ccnx_buf b = CCNX_BUF_INIT;
+        if (status_render_log(req.level, &b) == 0) {
+            reply->status = 200;
+            reply->content_type = "text/html";
+            reply->body = (char *)b.data;
+            reply->len = b.len;
+        } else {
+            ccnx_buf_free(&b);
+        }
+    }
+}
+
 /* ---- Listeners ---- */
 
 static int listen_inet(struct ccnd *d, const char *addr_text, char *err, size_t n)
@@ -338,6 +484,9 @@ struct ccnd *ccnd_create(const struct ccnd_config *cfg, char *err, size_t n)
         return NULL;
     }
     d->cfg = *cfg;
+    d->start_us = wall_us();
+    struct utsname un;
+    snprintf(d->host, sizeof d->host, "%s", uname(&un) == 0 ? un.nodename : "localhost");
     struct face_config fc;
     face_config_default(&fc);
     const struct face_callbacks cb = {on_message, on_created, on_destroyed, d};
@@ -346,7 +495,8 @@ struct ccnd *ccnd_create(const struct ccnd_config *cfg, char *err, size_t n)
     fwc.cs_capacity = cfg->cs_capacity;
     const struct fw_ops ops = {fw_send, fw_face_props};
     loop_timer_init(&d->tick, on_tick, d);
-    if ((d->loop = loop_create()) == NULL ||
+    loop_timer_init(&d->sample, on_sample, d);
+    if ((d->status = status_create()) == NULL || (d->loop = loop_create()) == NULL ||
         (d->faces = face_table_create(d->loop, &fc, &cb)) == NULL ||
         (d->fw = fw_create(&fwc, &ops, d)) == NULL) {
         snprintf(err, n, "cannot set up the event loop and tables: %s", strerror(errno));
@@ -370,6 +520,7 @@ struct ccnd *ccnd_create(const struct ccnd_config *cfg, char *err, size_t n)
         return NULL;
     }
     fw_set_internal(d->fw, internal_handler, d);
+    face_set_http_handler(d->faces, on_http, d);
     if (loop_signals(d->loop, on_signal, d) != 0 || open_listeners(d, err, n) != 0) {
         if (err[0] == '\0') {
             snprintf(err, n, "cannot set up signal handling: %s", strerror(errno));
@@ -378,6 +529,7 @@ struct ccnd *ccnd_create(const struct ccnd_config *cfg, char *err, size_t n)
         return NULL;
     }
     loop_timer_start(d->loop, &d->tick, 0, 0);
+    loop_timer_start(d->loop, &d->sample, 1000000, 1000000);
     return d;
 }
 
@@ -394,6 +546,7 @@ void ccnd_destroy(struct ccnd *d)
     }
     if (d->loop != NULL) {
         loop_timer_stop(d->loop, &d->tick);
+        loop_timer_stop(d->loop, &d->sample);
     }
     /* Faces first: their destroy callbacks still reach the forwarder. */
     face_table_destroy(d->faces);
@@ -401,6 +554,7 @@ void ccnd_destroy(struct ccnd *d)
     fw_destroy(d->fw);
     ccnx_keystore_close(d->keystore);
     ccnx_buf_free(&d->internal_out);
+    status_destroy(d->status);
     loop_destroy(d->loop);
     free(d);
 }

@@ -44,6 +44,7 @@ enum face_kind {
 #define FACE_F_PERMANENT  (1u << 9)  /* never reaped for idleness */
 #define FACE_F_SEQOK      (1u << 10) /* SequenceNumber appended to datagrams */
 #define FACE_F_ACCEPTED   (1u << 11) /* created by a peer (accept, first datagram) */
+#define FACE_F_HTTP       (1u << 12) /* accepted TCP face that turned out to speak HTTP */
 
 enum face_drop {
     FACE_DROP_MALFORMED, /* undecodable bytes (stream closed / datagram dropped) */
@@ -175,6 +176,27 @@ unsigned face_next(const struct face_table *ft, unsigned after);
 /* Local address of a socket face (to learn an ephemeral port). */
 int face_local_addr(const struct face_table *ft, unsigned faceid, struct sockaddr_storage *ss,
                     socklen_t *len);
+
+/* HTTP on the ccnb TCP port, as the reference serves its status page: an
+ * accepted TCP face whose first bytes are "GET " is handed to the handler
+ * instead of the framer. The face layer reads the request line (bounded by
+ * FACE_HTTP_MAX_REQUEST bytes and FACE_HTTP_TIMEOUT_US), asks the handler
+ * for a reply, writes it with a minimal HTTP/1.1 header and closes. No
+ * handler: such bytes are framed as ccnb like any other. */
+#define FACE_HTTP_MAX_REQUEST 2048
+#define FACE_HTTP_TIMEOUT_US  10000000u
+
+struct face_http_reply {
+    int status;               /* 200, 404...; preset to 404 */
+    const char *content_type; /* a static string; preset to "text/plain" */
+    char *body;               /* malloc'ed; the face layer frees it (may stay NULL) */
+    size_t len;
+};
+
+/* target: the request-target ("/", "/?f=xml"), NUL-terminated. */
+typedef void (*face_http_fn)(void *arg, unsigned faceid, const char *target,
+                             struct face_http_reply *reply);
+void face_set_http_handler(struct face_table *ft, face_http_fn fn, void *arg);
 
 const char *face_kind_name(enum face_kind kind);
 const char *face_close_reason_name(enum face_close_reason why);

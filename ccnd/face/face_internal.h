@@ -40,6 +40,7 @@ struct face {
     int last_errno;
     int dead;
     struct face *next_dead;
+    struct face_http *http; /* set once the face turned out to speak HTTP */
 };
 
 struct face_table {
@@ -57,6 +58,8 @@ struct face_table {
     int reserve_fd;           /* spare fd released to shed a connection under EMFILE */
     unsigned udp_sock[2];     /* bound UDP sockets: [0] IPv4, [1] IPv6 */
     uint8_t *dgram;           /* receive buffer for one datagram */
+    face_http_fn http_fn;     /* status page handler, or NULL */
+    void *http_arg;
 };
 
 #define FACE_DGRAM_MAX 65536
@@ -87,6 +90,17 @@ int face_set_nonblock(int fd);
 /* face_stream.c */
 void face_stream_flush(struct face *f);
 void face_stream_close(struct face *f);
+
+/* face_http.c */
+/* 1 when the first bytes of an accepted TCP face start an HTTP request. */
+int face_http_claims(const struct face *f, const uint8_t *p, size_t n);
+/* Bytes read on an HTTP face; a close reason, or -1 to keep reading. */
+int face_http_input(struct face *f, const uint8_t *p, size_t n);
+/* Read EOF on an HTTP face: a close reason, or -1 while the reply is unsent. */
+int face_http_eof(struct face *f);
+/* After each flush: closes the write side once the reply is out. */
+void face_http_flushed(struct face *f);
+void face_http_free(struct face *f);
 
 /* face_udp.c */
 void face_dgram_flush(struct face *f);

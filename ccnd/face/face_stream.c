@@ -43,6 +43,7 @@ static struct face *stream_face(struct face_table *ft, enum face_kind kind, unsi
 
 void face_stream_close(struct face *f)
 {
+    face_http_free(f);
     if (f->fd >= 0) {
         loop_io_remove(f->ft->loop, f->fd);
         close(f->fd);
@@ -341,7 +342,7 @@ static int stream_read(struct face *f)
         }
         ssize_t n = read(f->fd, p, avail);
         if (n == 0) {
-            return FACE_CLOSE_EOF;
+            return f->http != NULL ? face_http_eof(f) : FACE_CLOSE_EOF;
         }
         if (n < 0) {
             if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
@@ -350,9 +351,17 @@ static int stream_read(struct face *f)
             f->last_errno = errno;
             return FACE_CLOSE_ERROR;
         }
+        int first = f->c.bytes_in == 0;
         total += (size_t)n;
         f->c.bytes_in += (uint64_t)n;
         f->last_rx = loop_now(f->ft->loop);
+        if (f->http != NULL || (first && face_http_claims(f, p, (size_t)n))) {
+            int why = face_http_input(f, p, (size_t)n);
+            if (why >= 0) {
+                return why;
+            }
+            continue;
+        }
         struct framer_counts before = {0}, counts = {0};
         struct framer_sink sink = face_sink(f, &counts);
         int res = framer_stream_commit(&f->in, (size_t)n, &sink);
@@ -400,6 +409,9 @@ void face_stream_flush(struct face *f)
         face_queue_pop(f, done, 1);
     }
     face_watch_update(f);
+    if (f->http != NULL && !f->dead) {
+        face_http_flushed(f);
+    }
 }
 
 static void connect_done(struct face *f)

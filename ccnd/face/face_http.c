@@ -1,0 +1,223 @@
+/* HTTP on accepted TCP faces. The reference forwarder serves its status
+ * page on the ccnb TCP port and tells the two apart by the first bytes; a
+ * ccnb message never starts with "GET " in practice (Interest and
+ * ContentObject headers start with 0x01 and 0x04). Only the request line is
+ * read: the reference's own tools send "GET /?l=none " without headers. */
+#include "face/face_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+/* After the reply is written, how long to wait for the client to close
+ * before dropping it: closing with unread input would reset the connection
+ * and could destroy the reply in flight. */
+#define HTTP_LINGER_US 2000000u
+
+struct face_http {
+    struct loop_timer timer;
+    struct face *f;
+    size_t len;
+    int answered; /* the reply is queued */
+    int eof;      /* the client closed its side */
+    int shut;     /* our write side is closed */
+    char req[FACE_HTTP_MAX_REQUEST + 1];
+};
+
+void face_set_http_handler(struct face_table *ft, face_http_fn fn, void *arg)
+{
+    ft->http_fn = fn;
+    ft->http_arg = arg;
+}
+
+int face_http_claims(const struct face *f, const uint8_t *p, size_t n)
+{
+    if (f->ft->http_fn == NULL || f->kind != FACE_KIND_TCP || !(f->flags & FACE_F_ACCEPTED) ||
+        n == 0) {
+        return 0;
+    }
+    /* A first read shorter than 4 bytes is claimed on its prefix and checked
+     * once the rest arrives. */
+    return memcmp(p, "GET ", n < 4 ? n : 4) == 0;
+}
+
+static void http_timeout(struct loop *loop, void *arg)
+{
+    (void)loop;
+    struct face *f = ((struct face_http *)arg)->f;
+    struct face_table *ft = f->ft;
+    face_enter(ft);
+    face_destroy(f, FACE_CLOSE_STALLED);
+    face_leave(ft);
+}
+
+static const char *status_text(int status)
+{
+    switch (status) {
+    case 200:
+        return "OK";
+    case 400:
+        return "Bad Request";
+    case 404:
+        return "Not Found";
+    case 405:
+        return "Method Not Allowed";
+    default:
+        return "Error";
+    }
+}
+
+/* Queues header and body as one raw message: the reply may exceed the
+ * ccnb message limit and must not count against the ccnb queue bound. */
+static void http_queue(struct face *f, const struct face_http_reply *r)
+{
+    char head[256];
+    int hl = snprintf(head, sizeof head,
+                      "HTTP/1.1 %d %s\r\nContent-Type: %s; charset=utf-8\r\n"
+                      "Connection: close\r\nCache-Control: no-cache\r\n"
+                      "Content-Length: %zu\r\n\r\n",
+                      r->status, status_text(r->status), r->content_type, r->len);
+    if (hl < 0 || (size_t)hl >= sizeof head) {
+        return;
+    }
+    size_t total = (size_t)hl + r->len;
+    struct face_msg *m = malloc(sizeof(*m) + total);
+    if (m == NULL) {
+        return;
+    }
+    memcpy(m->data, head, (size_t)hl);
+    if (r->len > 0) {
+        memcpy(m->data + hl, r->body, r->len);
+    }
+    m->len = total;
+    m->off = 0;
+    m->next = NULL;
+    if (f->qtail != NULL) {
+        f->qtail->next = m;
+    } else {
+        f->qhead = m;
+        f->last_progress = loop_now(f->ft->loop);
+    }
+    f->qtail = m;
+    f->queued += total;
+}
+
+/* target NULL: the request could not be understood. */
+static void http_answer(struct face *f, const char *target)
+{
+    struct face_http_reply r = {404, "text/plain", NULL, 0};
+    if (target == NULL) {
+        r.status = 400;
+    } else {
+        f->ft->http_fn(f->ft->http_arg, f->faceid, target, &r);
+    }
+    if (r.body == NULL) {
+        r.len = 0;
+    }
+    http_queue(f, &r);
+    free(r.body);
+    f->http->answered = 1;
+}
+
+static struct face_http *http_start(struct face *f)
+{
+    struct face_http *h = calloc(1, sizeof(*h));
+    if (h == NULL) {
+        return NULL;
+    }
+    h->f = f;
+    f->http = h;
+    f->flags |= FACE_F_HTTP;
+    loop_timer_init(&h->timer, http_timeout, h);
+    loop_timer_start(f->ft->loop, &h->timer, FACE_HTTP_TIMEOUT_US, 0);
+    return h;
+}
+
+/* The target ends at the space before the protocol version, or at the end
+ * of the line for HTTP/0.9-style requests. */
+static int http_try_answer(struct face *f, int at_eof)
+{
+    struct face_http *h = f->http;
+    if (h->len >= 4 && memcmp(h->req, "GET ", 4) != 0) {
+        return FACE_CLOSE_MALFORMED;
+    }
+    size_t end = 4;
+    while (end < h->len && h->req[end] != ' ' && h->req[end] != '\r' && h->req[end] != '\n') {
+        end++;
+    }
+    if (end < h->len || at_eof) {
+        h->req[end] = '\0';
+        http_answer(f, h->len >= 4 ? h->req + 4 : NULL);
+    } else if (h->len >= FACE_HTTP_MAX_REQUEST) {
+        http_answer(f, NULL);
+    }
+    return -1;
+}
+
+int face_http_input(struct face *f, const uint8_t *p, size_t n)
+{
+    struct face_http *h = f->http != NULL ? f->http : http_start(f);
+    if (h == NULL) {
+        return FACE_CLOSE_ERROR;
+    }
+    if (h->answered) {
+        return -1; /* headers and anything else: read and ignored */
+    }
+    size_t room = FACE_HTTP_MAX_REQUEST - h->len;
+    size_t take = n < room ? n : room;
+    memcpy(h->req + h->len, p, take);
+    h->len += take;
+    return http_try_answer(f, 0);
+}
+
+int face_http_eof(struct face *f)
+{
+    struct face_http *h = f->http;
+    h->eof = 1;
+    if (!h->answered) {
+        int why = http_try_answer(f, 1);
+        if (why >= 0) {
+            return why;
+        }
+    }
+    if (f->qhead == NULL) {
+        return FACE_CLOSE_EOF;
+    }
+    /* Only writing is left: a readable EOF would wake the loop forever. */
+    loop_io_set(f->ft->loop, f->fd, LOOP_WRITE);
+    return -1;
+}
+
+void face_http_flushed(struct face *f)
+{
+    struct face_http *h = f->http;
+    if (!h->answered) {
+        return;
+    }
+    if (f->qhead != NULL) {
+        if (h->eof) {
+            loop_io_set(f->ft->loop, f->fd, LOOP_WRITE);
+        }
+        return;
+    }
+    if (h->eof) {
+        face_destroy(f, FACE_CLOSE_EOF);
+        return;
+    }
+    if (!h->shut) {
+        /* The client reads until EOF; then it closes, and our read sees it. */
+        shutdown(f->fd, SHUT_WR);
+        h->shut = 1;
+        loop_timer_start(f->ft->loop, &h->timer, HTTP_LINGER_US, 0);
+    }
+}
+
+void face_http_free(struct face *f)
+{
+    if (f->http != NULL) {
+        loop_timer_stop(f->ft->loop, &f->http->timer);
+        free(f->http);
+        f->http = NULL;
+    }
+}

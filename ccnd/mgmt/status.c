@@ -1,0 +1,717 @@
+/* The status page builders and the per-face meters behind them. */
+#include "mgmt/status.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ccnx/ccnb.h>
+#include <ccnx/error.h>
+#include <ccnx/uri.h>
+
+#include "face/face.h"
+#include "table/cs.h"
+#include "table/fib.h"
+#include "table/pit.h"
+
+#define DTAG_INTEREST      26
+#define DTAG_CONTENTOBJECT 64
+#define SLOT_MASK          ((1u << FACE_SLOT_BITS) - 1)
+
+static const char *const meter_names[STATUS_METERS] = {"bytein",  "byteout", "datain",
+                                                       "introut", "dataout", "intrin"};
+
+struct meter_rec {
+    unsigned faceid;
+    int used;
+    uint64_t seen; /* sample number that last listed the face */
+    uint64_t total[STATUS_METERS];
+    uint64_t last[STATUS_METERS]; /* totals at the previous sample */
+    uint64_t rate[STATUS_METERS];
+    uint64_t last_time;
+};
+
+/* Indexed by face slot: a faceid's low bits, so lookups are O(1). */
+struct status {
+    struct meter_rec *recs;
+    size_t nrecs;
+    uint64_t samples;
+};
+
+struct status *status_create(void)
+{
+    return calloc(1, sizeof(struct status));
+}
+
+void status_destroy(struct status *st)
+{
+    if (st != NULL) {
+        free(st->recs);
+        free(st);
+    }
+}
+
+static struct meter_rec *rec_get(struct status *st, unsigned faceid, int create)
+{
+    size_t slot = faceid & SLOT_MASK;
+    if (slot >= st->nrecs) {
+        if (!create) {
+            return NULL;
+        }
+        size_t n = st->nrecs ? st->nrecs : 16;
+        while (n <= slot) {
+            n *= 2;
+        }
+        struct meter_rec *r = realloc(st->recs, n * sizeof(*r));
+        if (r == NULL) {
+            return NULL;
+        }
+        memset(r + st->nrecs, 0, (n - st->nrecs) * sizeof(*r));
+        st->recs = r;
+        st->nrecs = n;
+    }
+    struct meter_rec *r = &st->recs[slot];
+    if (!r->used || r->faceid != faceid) {
+        if (!create) {
+            return NULL;
+        }
+        memset(r, 0, sizeof(*r)); /* a reused slot starts afresh */
+        r->used = 1;
+        r->faceid = faceid;
+    }
+    return r;
+}
+
+static const struct meter_rec *rec_find(const struct status *st, unsigned faceid)
+{
+    size_t slot = faceid & SLOT_MASK;
+    if (slot >= st->nrecs || !st->recs[slot].used || st->recs[slot].faceid != faceid) {
+        return NULL;
+    }
+    return &st->recs[slot];
+}
+
+void status_note(struct status *st, unsigned faceid, int outgoing, const uint8_t *msg, size_t len)
+{
+    struct ccnx_ccnb_header h;
+    if (st == NULL || ccnx_ccnb_header_decode(msg, len, &h) != 0 || h.tt != CCNX_TT_DTAG) {
+        return;
+    }
+    enum status_meter m;
+    if (h.numval == DTAG_INTEREST) {
+        m = outgoing ? STATUS_INTROUT : STATUS_INTRIN;
+    } else if (h.numval == DTAG_CONTENTOBJECT) {
+        m = outgoing ? STATUS_DATAOUT : STATUS_DATAIN;
+    } else {
+        return;
+    }
+    struct meter_rec *r = rec_get(st, faceid, 1);
+    if (r != NULL) {
+        r->total[m]++;
+    }
+}
+
+void status_sample(struct status *st, const struct status_face *rows, size_t n, uint64_t now_us)
+{
+    st->samples++;
+    for (size_t i = 0; i < n; i++) {
+        struct meter_rec *r = rec_get(st, rows[i].faceid, 1);
+        if (r == NULL) {
+            continue;
+        }
+        r->seen = st->samples;
+        r->total[STATUS_BYTEIN] = rows[i].bytes_in;
+        r->total[STATUS_BYTEOUT] = rows[i].bytes_out;
+        uint64_t dt = now_us - r->last_time;
+        for (int m = 0; m < STATUS_METERS; m++) {
+            if (r->last_time != 0 && dt > 0) {
+                r->rate[m] = (r->total[m] - r->last[m]) * 1000000u / dt;
+            }
+            r->last[m] = r->total[m];
+        }
+        r->last_time = now_us ? now_us : 1;
+    }
+    for (size_t i = 0; i < st->nrecs; i++) {
+        if (st->recs[i].used && st->recs[i].seen != st->samples) {
+            st->recs[i].used = 0;
+        }
+    }
+}
+
+void status_meter(const struct status *st, const struct status_face *row, enum status_meter m,
+                  uint64_t *total, uint64_t *persec)
+{
+    const struct meter_rec *r = rec_find(st, row->faceid);
+    *total = r != NULL ? r->total[m] : 0;
+    *persec = r != NULL ? r->rate[m] : 0;
+    /* Byte counts come from the face layer, fresher than the last sample. */
+    if (m == STATUS_BYTEIN) {
+        *total = row->bytes_in;
+    } else if (m == STATUS_BYTEOUT) {
+        *total = row->bytes_out;
+    }
+}
+
+unsigned status_ref_flags(unsigned ff, unsigned faceid)
+{
+    static const struct {
+        unsigned ours, ref;
+    } map[] = {
+        {FACE_F_DGRAM, 0x2},       {FACE_F_INET, 0x10},       {FACE_F_MCAST, 0x20},
+        {FACE_F_INET6, 0x40},      {FACE_F_PERMANENT, 0x400}, {FACE_F_CONNECTING, 0x800},
+        {FACE_F_LOOPBACK, 0x1000}, {FACE_F_PASSIVE, 0x4000},  {FACE_F_SEQOK, 0x20000},
+        {FACE_F_HTTP, 0x2100}, /* NOSEND | CLOSING, as the reference marks them */
+    };
+    unsigned ref = 0;
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
+        if (ff & map[i].ours) {
+            ref |= map[i].ref;
+        }
+    }
+    if (faceid == 0 || ((ff & FACE_F_LOCAL) && !(ff & (FACE_F_INET | FACE_F_INET6)))) {
+        ref |= 0x8; /* LOCAL: a unix socket (and the internal face) */
+    }
+    if (faceid == 0 || (ff & FACE_F_LOCAL)) {
+        ref |= 0x4; /* GG: trusted */
+    }
+    return ref;
+}
+
+/* ---- parsing the request ---- */
+
+static int parse_level(const char *v, size_t n, int *level)
+{
+    static const struct {
+        const char *name;
+        int level;
+    } names[] = {{"none", 0}, {"low", 1}, {"co", 4}, {"med", 71}, {"high", -1}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (strlen(names[i].name) == n && memcmp(names[i].name, v, n) == 0) {
+            *level = names[i].level;
+            return 0;
+        }
+    }
+    char tmp[16];
+    if (n == 0 || n >= sizeof tmp) {
+        return -1;
+    }
+    memcpy(tmp, v, n);
+    tmp[n] = '\0';
+    char *end;
+    long x = strtol(tmp, &end, 0);
+    if (*end != '\0' || x < INT_MIN || x > INT_MAX) {
+        return -1;
+    }
+    *level = (int)x;
+    return 0;
+}
+
+static int parse_param(const char *k, size_t kn, const char *v, size_t vn,
+                       struct status_request *req)
+{
+    if (kn == 1 && k[0] == 'f') {
+        if (vn == 3 && memcmp(v, "xml", 3) == 0) {
+            req->fmt = STATUS_XML;
+        } else if (vn == 4 && memcmp(v, "json", 4) == 0) {
+            req->fmt = STATUS_JSON;
+        } else if (vn == 4 && memcmp(v, "html", 4) == 0) {
+            req->fmt = STATUS_HTML;
+        } else {
+            return -1;
+        }
+    } else if (kn == 1 && k[0] == 'l') {
+        if (parse_level(v, vn, &req->level) != 0) {
+            return -1;
+        }
+        req->kind = STATUS_REQ_LOG;
+    } else if (kn == 1 && k[0] == 'r') {
+        int r;
+        if (parse_level(v, vn, &r) != 0 || r < 0 || r > 3600) {
+            return -1;
+        }
+        req->refresh = r;
+    } else {
+        return -1;
+    }
+    return 0;
+}
+
+void status_parse_target(const char *target, struct status_request *req)
+{
+    memset(req, 0, sizeof(*req));
+    req->kind = STATUS_REQ_PAGE;
+    req->fmt = STATUS_HTML;
+    if (target[0] != '/' || (target[1] != '\0' && target[1] != '?')) {
+        req->kind = STATUS_REQ_UNKNOWN;
+        return;
+    }
+    const char *p = target[1] == '?' ? target + 2 : target + 1;
+    while (*p != '\0') {
+        size_t n = strcspn(p, "&");
+        const char *eq = memchr(p, '=', n);
+        if (n > 0 && (eq == NULL || parse_param(p, (size_t)(eq - p), eq + 1,
+                                                n - (size_t)(eq - p) - 1, req) != 0)) {
+            req->kind = STATUS_REQ_UNKNOWN;
+            return;
+        }
+        p += n + (p[n] == '&');
+    }
+}
+
+/* ---- shared figures ---- */
+
+struct figures {
+    uint64_t accessioned, stored, stale, duplicate, cobs_sent;
+    uint64_t names, pending, propagating, accepted, dropped, sent;
+    struct cs_stats cs;
+};
+
+static void figures_get(const struct status_view *v, struct figures *g)
+{
+    memset(g, 0, sizeof(*g));
+    if (v->cs != NULL) {
+        cs_get_stats(v->cs, &g->cs);
+        for (const struct cs_entry *e = cs_first(v->cs); e != NULL; e = cs_next(e)) {
+            g->stale += cs_entry_is_stale(e, v->mono_now) != 0;
+        }
+    }
+    g->accessioned = g->cs.inserts;
+    g->stored = g->cs.entries;
+    g->duplicate = g->cs.duplicates;
+    g->cobs_sent = v->fw.content_out;
+    g->names = v->fib != NULL ? fib_prefix_count(v->fib) : 0;
+    g->pending = g->propagating = v->pit != NULL ? pit_count(v->pit) : 0;
+    const struct fw_stats *s = &v->fw;
+    g->dropped = s->interests_malformed + s->interests_out_of_scope + s->interests_nonlocal +
+                 s->interests_duplicate + s->interests_pit_full;
+    g->accepted = s->interests_in > g->dropped ? s->interests_in - g->dropped : 0;
+    g->sent = s->interests_out;
+}
+
+/* Seconds left of a registration, as the reference shows them. */
+static long expires_s(uint64_t expires, uint64_t now)
+{
+    if (expires == FIB_NEVER) {
+        return INT_MAX;
+    }
+    uint64_t left = expires > now ? (expires - now) / 1000000u : 0;
+    return left > INT_MAX ? INT_MAX : (long)left;
+}
+
+static void put_escaped(struct ccnx_buf *b, const char *s, size_t n, int json)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (json && (c == '"' || c == '\\')) {
+            ccnx_buf_printf(b, "\\%c", c);
+        } else if (json && c < 0x20) {
+            ccnx_buf_printf(b, "\\u%04x", c);
+        } else if (!json && c == '<') {
+            ccnx_buf_append_str(b, "&lt;");
+        } else if (!json && c == '>') {
+            ccnx_buf_append_str(b, "&gt;");
+        } else if (!json && c == '&') {
+            ccnx_buf_append_str(b, "&amp;");
+        } else if (!json && c == '\'') {
+            ccnx_buf_append_str(b, "&#39;");
+        } else {
+            ccnx_buf_append_byte(b, c);
+        }
+    }
+}
+
+static void put_uri(struct ccnx_buf *b, const uint8_t *name, size_t len, int json)
+{
+    struct ccnx_buf u = CCNX_BUF_INIT;
+    if (ccnx_uri_append(&u, name, len) < 0 || ccnx_buf_status(&u) != 0) {
+        ccnx_buf_append_str(b, "ccnx:/?");
+    } else {
+        put_escaped(b, (const char *)u.data, u.len, json);
+    }
+    ccnx_buf_free(&u);
+}
+
+static void put_ccndid(struct ccnx_buf *b, const uint8_t *id)
+{
+    for (int i = 0; id != NULL && i < 32; i++) {
+        ccnx_buf_printf(b, "%02X", id[i]);
+    }
+}
+
+/* ---- XML: the reference's layout, element for element ---- */
+
+struct fib_ctx {
+    struct ccnx_buf *b;
+    uint64_t now;
+    int json;
+    int html;
+    int first;
+};
+
+static int xml_fentry(const uint8_t *prefix, size_t len, const struct fib_nexthop *hops,
+                      size_t nhops, const char *strategy, const char *params, void *arg)
+{
+    (void)strategy;
+    (void)params;
+    struct fib_ctx *c = arg;
+    if (nhops == 0) {
+        return 0;
+    }
+    ccnx_buf_append_str(c->b, "<fentry><prefix>");
+    put_uri(c->b, prefix, len, 0);
+    ccnx_buf_append_str(c->b, "</prefix>");
+    for (size_t i = 0; i < nhops; i++) {
+        ccnx_buf_printf(c->b,
+                        "<dest><faceid>%u</faceid><flags>%x</flags><expires>%ld</expires></dest>",
+                        hops[i].faceid, hops[i].flags, expires_s(hops[i].expires, c->now));
+    }
+    ccnx_buf_append_str(c->b, "</fentry>");
+    return 0;
+}
+
+static void xml_faces(const struct status *st, const struct status_view *v, struct ccnx_buf *b)
+{
+    ccnx_buf_append_str(b, "<faces>");
+    for (size_t i = 0; i < v->nfaces; i++) {
+        const struct status_face *f = &v->faces[i];
+        ccnx_buf_printf(b, "<face><faceid>%u</faceid><faceflags>%04x</faceflags>", f->faceid,
+                        status_ref_flags(f->flags, f->faceid));
+        ccnx_buf_printf(b, "<pending>0</pending><recvcount>%llu</recvcount>",
+                        (unsigned long long)f->msgs_in);
+        if (f->flags & (FACE_F_INET | FACE_F_INET6)) {
+            ccnx_buf_append_str(b, "<ip>");
+            put_escaped(b, f->remote, strlen(f->remote), 0);
+            ccnx_buf_append_str(b, "</ip>");
+        }
+        if (!(f->flags & FACE_F_PASSIVE)) {
+            ccnx_buf_append_str(b, "<meters>");
+            for (int m = 0; m < STATUS_METERS; m++) {
+                uint64_t total, rate;
+                status_meter(st, f, (enum status_meter)m, &total, &rate);
+                ccnx_buf_printf(b, "<%s><total>%llu</total><persec>%llu</persec></%s>",
+                                meter_names[m], (unsigned long long)total, (unsigned long long)rate,
+                                meter_names[m]);
+            }
+            ccnx_buf_append_str(b, "</meters>");
+        }
+        ccnx_buf_append_str(b, "</face>\n");
+    }
+    ccnx_buf_append_str(b, "</faces>");
+}
+
+static void render_xml(const struct status *st, const struct status_view *v, struct ccnx_buf *b)
+{
+    struct figures g;
+    figures_get(v, &g);
+    ccnx_buf_append_str(b, "<ccnd><identity><ccndid>");
+    put_ccndid(b, v->ccndid);
+    ccnx_buf_printf(b,
+                    "</ccndid><apiversion>%d</apiversion><starttime>%llu.%06u</starttime>"
+                    "<now>%llu.%06u</now></identity>",
+                    STATUS_API_VERSION, (unsigned long long)(v->start_us / 1000000u),
+                    (unsigned)(v->start_us % 1000000u), (unsigned long long)(v->now_us / 1000000u),
+                    (unsigned)(v->now_us % 1000000u));
+    ccnx_buf_printf(b,
+                    "<cobs><accessioned>%llu</accessioned><stored>%llu</stored><stale>%llu</stale>"
+                    "<sparse>0</sparse><duplicate>%llu</duplicate><sent>%llu</sent></cobs>",
+                    (unsigned long long)g.accessioned, (unsigned long long)g.stored,
+                    (unsigned long long)g.stale, (unsigned long long)g.duplicate,
+                    (unsigned long long)g.cobs_sent);
+    ccnx_buf_printf(b,
+                    "<interests><names>%llu</names><pending>%llu</pending>"
+                    "<propagating>%llu</propagating><noted>0</noted><accepted>%llu</accepted>"
+                    "<dropped>%llu</dropped><sent>%llu</sent><stuffed>0</stuffed></interests>",
+                    (unsigned long long)g.names, (unsigned long long)g.pending,
+                    (unsigned long long)g.propagating, (unsigned long long)g.accepted,
+                    (unsigned long long)g.dropped, (unsigned long long)g.sent);
+    xml_faces(st, v, b);
+    ccnx_buf_append_str(b, "<forwarding>");
+    struct fib_ctx c = {b, v->mono_now, 0, 0, 1};
+    if (v->fib != NULL) {
+        fib_foreach(v->fib, xml_fentry, &c);
+    }
+    ccnx_buf_append_str(b, "</forwarding></ccnd>\n");
+}
+
+/* ---- JSON (schema in docs/ccnd-status.md) ---- */
+
+static void json_str(struct ccnx_buf *b, const char *s)
+{
+    ccnx_buf_append_byte(b, '"');
+    put_escaped(b, s, strlen(s), 1);
+    ccnx_buf_append_byte(b, '"');
+}
+
+static int json_fentry(const uint8_t *prefix, size_t len, const struct fib_nexthop *hops,
+                       size_t nhops, const char *strategy, const char *params, void *arg)
+{
+    struct fib_ctx *c = arg;
+    ccnx_buf_append_str(c->b, c->first ? "\n  {\"prefix\":\"" : ",\n  {\"prefix\":\"");
+    c->first = 0;
+    put_uri(c->b, prefix, len, 1);
+    ccnx_buf_append_str(c->b, "\",\"strategy\":");
+    if (strategy != NULL) {
+        json_str(c->b, strategy);
+        ccnx_buf_append_str(c->b, ",\"params\":");
+        json_str(c->b, params != NULL ? params : "");
+    } else {
+        ccnx_buf_append_str(c->b, "null,\"params\":null");
+    }
+    ccnx_buf_append_str(c->b, ",\"dests\":[");
+    for (size_t i = 0; i < nhops; i++) {
+        ccnx_buf_printf(c->b, "%s{\"faceid\":%u,\"flags\":%u,\"expires\":%ld}", i ? "," : "",
+                        hops[i].faceid, hops[i].flags, expires_s(hops[i].expires, c->now));
+    }
+    ccnx_buf_append_str(c->b, "]}");
+    return 0;
+}
+
+static void json_face(const struct status *st, const struct status_face *f, struct ccnx_buf *b)
+{
+    ccnx_buf_printf(b, "\n  {\"faceid\":%u,\"faceflags\":\"%04x\",\"kind\":", f->faceid,
+                    status_ref_flags(f->flags, f->faceid));
+    json_str(b, f->kind != NULL ? f->kind : "");
+    ccnx_buf_append_str(b, ",\"remote\":");
+    json_str(b, f->remote);
+    ccnx_buf_printf(b,
+                    ",\"passive\":%s,\"http\":%s,\"msgs_in\":%llu,\"msgs_out\":%llu,"
+                    "\"queued\":%llu,\"drops\":%llu,\"meters\":{",
+                    (f->flags & FACE_F_PASSIVE) ? "true" : "false",
+                    (f->flags & FACE_F_HTTP) ? "true" : "false", (unsigned long long)f->msgs_in,
+                    (unsigned long long)f->msgs_out, (unsigned long long)f->queued,
+                    (unsigned long long)f->drops);
+    for (int m = 0; m < STATUS_METERS; m++) {
+        uint64_t total, rate;
+        status_meter(st, f, (enum status_meter)m, &total, &rate);
+        ccnx_buf_printf(b, "%s\"%s\":{\"total\":%llu,\"persec\":%llu}", m ? "," : "",
+                        meter_names[m], (unsigned long long)total, (unsigned long long)rate);
+    }
+    ccnx_buf_append_str(b, "}}");
+}
+
+static void json_fw(const struct fw_stats *s, struct ccnx_buf *b)
+{
+    const struct {
+        const char *name;
+        uint64_t v;
+    } f[] = {
+        {"interests_in", s->interests_in},
+        {"interests_out", s->interests_out},
+        {"interests_malformed", s->interests_malformed},
+        {"interests_out_of_scope", s->interests_out_of_scope},
+        {"interests_nonlocal", s->interests_nonlocal},
+        {"interests_duplicate", s->interests_duplicate},
+        {"interests_pit_full", s->interests_pit_full},
+        {"interests_aggregated", s->interests_aggregated},
+        {"interests_cs_answered", s->interests_cs_answered},
+        {"interests_internal", s->interests_internal},
+        {"interests_nonce_added", s->interests_nonce_added},
+        {"interests_expired", s->interests_expired},
+        {"content_in", s->content_in},
+        {"content_out", s->content_out},
+        {"content_malformed", s->content_malformed},
+        {"content_unsolicited", s->content_unsolicited},
+        {"content_unsolicited_kept", s->content_unsolicited_kept},
+        {"other_dropped", s->other_dropped},
+        {"send_failures", s->send_failures},
+    };
+    ccnx_buf_append_str(b, "\"forwarder\":{");
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+        ccnx_buf_printf(b, "%s\"%s\":%llu", i ? "," : "", f[i].name, (unsigned long long)f[i].v);
+    }
+    ccnx_buf_append_str(b, "},\n");
+}
+
+static void render_json(const struct status *st, const struct status_view *v, struct ccnx_buf *b)
+{
+    struct figures g;
+    figures_get(v, &g);
+    ccnx_buf_append_str(b, "{\"identity\":{\"ccndid\":\"");
+    put_ccndid(b, v->ccndid);
+    ccnx_buf_printf(b, "\",\"apiversion\":%d,\"starttime\":%llu.%06u,\"now\":%llu.%06u,\"host\":",
+                    STATUS_API_VERSION, (unsigned long long)(v->start_us / 1000000u),
+                    (unsigned)(v->start_us % 1000000u), (unsigned long long)(v->now_us / 1000000u),
+                    (unsigned)(v->now_us % 1000000u));
+    json_str(b, v->host != NULL ? v->host : "");
+    ccnx_buf_printf(b, ",\"pid\":%ld,\"port\":%u,\"debug\":%d},\n", v->pid, v->port, v->debug);
+    ccnx_buf_printf(b,
+                    "\"cobs\":{\"accessioned\":%llu,\"stored\":%llu,\"stale\":%llu,\"sparse\":0,"
+                    "\"duplicate\":%llu,\"sent\":%llu},\n",
+                    (unsigned long long)g.accessioned, (unsigned long long)g.stored,
+                    (unsigned long long)g.stale, (unsigned long long)g.duplicate,
+                    (unsigned long long)g.cobs_sent);
+    ccnx_buf_printf(
+        b,
+        "\"interests\":{\"names\":%llu,\"pending\":%llu,\"propagating\":%llu,"
+        "\"noted\":0,\"accepted\":%llu,\"dropped\":%llu,\"sent\":%llu,\"stuffed\":0},\n",
+        (unsigned long long)g.names, (unsigned long long)g.pending,
+        (unsigned long long)g.propagating, (unsigned long long)g.accepted,
+        (unsigned long long)g.dropped, (unsigned long long)g.sent);
+    ccnx_buf_printf(b,
+                    "\"tables\":{\"cs_entries\":%llu,\"cs_bytes\":%llu,\"cs_hits\":%llu,"
+                    "\"cs_misses\":%llu,\"cs_evictions\":%llu,\"pit_entries\":%llu,"
+                    "\"fib_prefixes\":%llu},\n",
+                    (unsigned long long)g.cs.entries, (unsigned long long)g.cs.bytes,
+                    (unsigned long long)g.cs.hits, (unsigned long long)g.cs.misses,
+                    (unsigned long long)g.cs.evictions, (unsigned long long)g.pending,
+                    (unsigned long long)g.names);
+    json_fw(&v->fw, b);
+    ccnx_buf_append_str(b, "\"faces\":[");
+    for (size_t i = 0; i < v->nfaces; i++) {
+        if (i > 0) {
+            ccnx_buf_append_byte(b, ',');
+        }
+        json_face(st, &v->faces[i], b);
+    }
+    ccnx_buf_append_str(b, "],\n\"forwarding\":[");
+    struct fib_ctx c = {b, v->mono_now, 1, 0, 1};
+    if (v->fib != NULL) {
+        fib_foreach(v->fib, json_fentry, &c);
+    }
+    ccnx_buf_append_str(b, "]}\n");
+}
+
+/* ---- HTML: readable in a browser, and as text once the tags are gone ---- */
+
+static int html_fentry(const uint8_t *prefix, size_t len, const struct fib_nexthop *hops,
+                       size_t nhops, const char *strategy, const char *params, void *arg)
+{
+    struct fib_ctx *c = arg;
+    ccnx_buf_append_str(c->b, " <li>");
+    put_uri(c->b, prefix, len, 0);
+    for (size_t i = 0; i < nhops; i++) {
+        ccnx_buf_printf(c->b, " <b>face:</b> %u <b>flags:</b> 0x%x <b>expires:</b> %ld",
+                        hops[i].faceid, hops[i].flags, expires_s(hops[i].expires, c->now));
+    }
+    if (strategy != NULL) {
+        ccnx_buf_append_str(c->b, " <b>strategy:</b> ");
+        put_escaped(c->b, strategy, strlen(strategy), 0);
+        if (params != NULL && params[0] != '\0') {
+            ccnx_buf_append_byte(c->b, ' ');
+            put_escaped(c->b, params, strlen(params), 0);
+        }
+    }
+    ccnx_buf_append_str(c->b, "</li>\n");
+    return 0;
+}
+
+static void html_faces(const struct status *st, const struct status_view *v, struct ccnx_buf *b)
+{
+    ccnx_buf_append_str(b, "<h4>Faces</h4>\n<ul>\n");
+    for (size_t i = 0; i < v->nfaces; i++) {
+        const struct status_face *f = &v->faces[i];
+        ccnx_buf_printf(b, " <li><b>face:</b> %u <b>flags:</b> 0x%x <b>kind:</b> %s", f->faceid,
+                        status_ref_flags(f->flags, f->faceid), f->kind != NULL ? f->kind : "");
+        ccnx_buf_printf(b, " <b>activity:</b> %llu", (unsigned long long)f->msgs_in);
+        if (f->remote[0] != '\0') {
+            ccnx_buf_append_str(b, (f->flags & FACE_F_PASSIVE) ? " <b>local:</b> "
+                                                               : " <b>remote:</b> ");
+            put_escaped(b, f->remote, strlen(f->remote), 0);
+        }
+        ccnx_buf_append_str(b, "</li>\n");
+    }
+    ccnx_buf_append_str(b, "</ul>\n<h4>Face Activity Rates</h4>\n<table class='tbl' "
+                           "summary='face activity rates'><tbody>\n <tr><td>face</td>\t"
+                           "<td>Bytes/sec In/Out</td>\t<td>recv data/intr sent</td>\t"
+                           "<td>sent data/intr recv</td>\t<td>totals in/out</td></tr>\n");
+    for (size_t i = 0; i < v->nfaces; i++) {
+        const struct status_face *f = &v->faces[i];
+        if (f->flags & FACE_F_PASSIVE) {
+            continue;
+        }
+        uint64_t t[STATUS_METERS], r[STATUS_METERS];
+        for (int m = 0; m < STATUS_METERS; m++) {
+            status_meter(st, f, (enum status_meter)m, &t[m], &r[m]);
+        }
+        ccnx_buf_printf(
+            b,
+            " <tr><td><b>face:</b> %u</td>\t<td>%llu / %llu</td>\t<td>%llu / %llu</td>"
+            "\t<td>%llu / %llu</td>\t<td>%llu B %llu d %llu i / %llu B %llu d %llu "
+            "i</td></tr>\n",
+            f->faceid, (unsigned long long)r[0], (unsigned long long)r[1], (unsigned long long)r[2],
+            (unsigned long long)r[3], (unsigned long long)r[4], (unsigned long long)r[5],
+            (unsigned long long)t[0], (unsigned long long)t[2], (unsigned long long)t[5],
+            (unsigned long long)t[1], (unsigned long long)t[4], (unsigned long long)t[3]);
+    }
+    ccnx_buf_append_str(b, "</tbody></table>\n");
+}
+
+static void html_head(const struct status_view *v, struct ccnx_buf *b)
+{
+    const char *host = v->host != NULL ? v->host : "";
+    ccnx_buf_append_str(b, "<html xmlns='http://www.w3.org/1999/xhtml'><head><title>");
+    put_escaped(b, host, strlen(host), 0);
+    ccnx_buf_printf(b, " ccnd[%ld]</title>", v->pid);
+    if (v->refresh > 0) {
+        ccnx_buf_printf(b, "<meta http-equiv='refresh' content='%d'/>", v->refresh);
+    }
+    unsigned color =
+        v->ccndid != NULL
+            ? ((unsigned)v->ccndid[0] << 16 | (unsigned)v->ccndid[1] << 8 | v->ccndid[2]) |
+                  0xC0C0C0u
+            : 0xFFFFFFu;
+    ccnx_buf_printf(b,
+                    "<style type='text/css'>p.header {color: white; background-color: blue} "
+                    "td {border: 1px solid #808080; padding: 6px; text-align: center}</style>"
+                    "</head>\n<body bgcolor='#%06X'>\n<p class='header'>",
+                    color);
+    put_escaped(b, host, strlen(host), 0);
+    ccnx_buf_printf(
+        b, " ccnd[%ld] local port %u api %d start %llu.%06u now %llu.%06u debug %d</p>\n", v->pid,
+        v->port, STATUS_API_VERSION, (unsigned long long)(v->start_us / 1000000u),
+        (unsigned)(v->start_us % 1000000u), (unsigned long long)(v->now_us / 1000000u),
+        (unsigned)(v->now_us % 1000000u), v->debug);
+}
+
+static void render_html(const struct status *st, const struct status_view *v, struct ccnx_buf *b)
+{
+    struct figures g;
+    figures_get(v, &g);
+    html_head(v, b);
+    ccnx_buf_printf(b,
+                    "<div><b>Content items:</b> %llu accessioned, %llu stored, %llu stale, 0 "
+                    "sparse, %llu duplicate, %llu sent</div>\n",
+                    (unsigned long long)g.accessioned, (unsigned long long)g.stored,
+                    (unsigned long long)g.stale, (unsigned long long)g.duplicate,
+                    (unsigned long long)g.cobs_sent);
+    ccnx_buf_printf(b,
+                    "<div><b>Interests:</b> %llu names, %llu pending, %llu propagating, 0 "
+                    "noted</div>\n<div><b>Interest totals:</b> %llu accepted, %llu dropped, "
+                    "%llu sent, 0 stuffed</div>\n",
+                    (unsigned long long)g.names, (unsigned long long)g.pending,
+                    (unsigned long long)g.propagating, (unsigned long long)g.accepted,
+                    (unsigned long long)g.dropped, (unsigned long long)g.sent);
+    ccnx_buf_printf(b,
+                    "<div><b>Tables:</b> CS %llu objects (%llu bytes, %llu hits, %llu misses, "
+                    "%llu evicted), PIT %llu entries, FIB %llu prefixes</div>\n",
+                    (unsigned long long)g.cs.entries, (unsigned long long)g.cs.bytes,
+                    (unsigned long long)g.cs.hits, (unsigned long long)g.cs.misses,
+                    (unsigned long long)g.cs.evictions, (unsigned long long)g.pending,
+                    (unsigned long long)g.names);
+    html_faces(st, v, b);
+    ccnx_buf_append_str(b, "<h4>Forwarding and strategies</h4>\n<ul>\n");
+    struct fib_ctx c = {b, v->mono_now, 0, 1, 1};
+    if (v->fib != NULL) {
+        fib_foreach(v->fib, html_fentry, &c);
+    }
+    ccnx_buf_append_str(b, "</ul>\n</body></html>\n");
+}
+
+int status_render(const struct status *st, const struct status_view *v, enum status_format fmt,
+                  struct ccnx_buf *out)
+{
+    if (fmt == STATUS_XML) {
+        render_xml(st, v, out);
+    } else if (fmt == STATUS_JSON) {
+        render_json(st, v, out);
+    } else {
+        render_html(st, v, out);
+    }
+    return ccnx_buf_status(out) == 0 ? 0 : CCNX_E_NOMEM;
+}
+
+int status_render_log(int level, struct ccnx_buf *out)
+{
+    ccnx_buf_printf(out, "<title>CCND_DEBUG=%d</title><tt>CCND_DEBUG=%d</tt>\r\n", level, level);
+    return ccnx_buf_status(out) == 0 ? 0 : CCNX_E_NOMEM;
+}

@@ -1,0 +1,219 @@
+/* The status page of a real ccnd: HTML, XML and JSON over its TCP port,
+ * counters that move with traffic, and the ccndstatus and ccndlogging
+ * tools against it. */
+#include "testutil.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <ccnx/buf.h>
+
+static char workdir[64], sockpath[100]; /* fits a sockaddr_un */
+static char port[16];
+static pid_t ccnd_pid;
+
+static int connect_ccnd(void)
+{
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    snprintf(sa.sun_path, sizeof sa.sun_path, "%s", sockpath);
+    for (int tries = 0; tries < 200; tries++) {
+        int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+        assert_true(fd >= 0);
+        if (connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0) {
+            return fd;
+        }
+        close(fd);
+        usleep(25000);
+    }
+    fail_msg("ccnd did not come up on %s", sockpath);
+    return -1;
+}
+
+static int start_ccnd(void **state)
+{
+    (void)state;
+    snprintf(workdir, sizeof workdir, "/tmp/ccnd-status-XXXXXX");
+    assert_non_null(mkdtemp(workdir));
+    /* A port of our own, so the test never meets a ccnd the user runs; ccnd
+     * then listens on <sockname>.<port>, as the reference does. */
+    char stem[80];
+    snprintf(port, sizeof port, "%d", 40000 + (int)(getpid() % 20000));
+    snprintf(stem, sizeof stem, "%s/sock", workdir);
+    snprintf(sockpath, sizeof sockpath, "%s.%s", stem, port);
+    const char *bin = getenv("CCNX_BIN");
+    char exe[512];
+    snprintf(exe, sizeof exe, "%s/ccnd", bin != NULL ? bin : ".");
+    ccnd_pid = fork();
+    assert_true(ccnd_pid >= 0);
+    if (ccnd_pid == 0) {
+        setenv("CCN_LOCAL_PORT", port, 1);
+        setenv("CCN_LOCAL_SOCKNAME", stem, 1);
+        setenv("CCND_KEYSTORE_DIRECTORY", workdir, 1);
+        setenv("CCND_DEBUG", "0", 1);
+        execl(exe, "ccnd", (char *)NULL);
+        _exit(127);
+    }
+    return 0;
+}
+
+static int stop_ccnd(void **state)
+{
+    (void)state;
+    int status = 0;
+    kill(ccnd_pid, SIGTERM);
+    waitpid(ccnd_pid, &status, 0);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", workdir);
+    if (system(cmd) != 0) {
+        return -1;
+    }
+    /* A clean SIGTERM shutdown exits 0 and removes the socket. */
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    return 0;
+}
+
+/* GET target over TCP; the whole answer (header and body) in out. */
+static void http_get(const char *target, struct ccnx_buf *out)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    assert_true(fd >= 0);
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)atoi(port))};
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    assert_int_equal(connect(fd, (struct sockaddr *)&sa, sizeof sa), 0);
+    char req[256];
+    int n = snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: x\r\n\r\n", target);
+    assert_int_equal(write(fd, req, (size_t)n), n);
+    ccnx_buf_reset(out);
+    for (;;) {
+        struct pollfd p = {fd, POLLIN, 0};
+        assert_true(poll(&p, 1, 5000) == 1);
+        uint8_t *space = ccnx_buf_reserve(out, 65536);
+        ssize_t got = read(fd, space, 65536);
+        assert_true(got >= 0);
+        if (got == 0) {
+            break;
+        }
+        out->len += (size_t)got;
+    }
+    close(fd);
+    assert_non_null(ccnx_buf_cstr(out));
+}
+
+/* Runs a shell command with the test's port; its output in out, exit code returned. */
+static int run(const char *cmd, char *out, size_t n)
+{
+    char full[1024];
+    snprintf(full, sizeof full, "CCN_LOCAL_PORT=%s timeout 20 %s/%s 2>&1", port,
+             getenv("CCNX_BIN") ? getenv("CCNX_BIN") : ".", cmd);
+    FILE *p = popen(full, "r");
+    assert_non_null(p);
+    size_t len = fread(out, 1, n - 1, p);
+    out[len] = '\0';
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int has_python(void)
+{
+    return system("python3 -c 'import json, xml.dom.minidom' >/dev/null 2>&1") == 0;
+}
+
+/* Checks the body (after the header) with python3's parsers when present. */
+static void check_parses(const struct ccnx_buf *page, const char *module)
+{
+    if (!has_python()) {
+        return;
+    }
+    const char *body = strstr((const char *)page->data, "\r\n\r\n");
+    assert_non_null(body);
+    char path[128], cmd[512];
+    snprintf(path, sizeof path, "%s/page", workdir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(body + 4, f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "python3 -c \"import sys,%s; %s\" < %s", module,
+             strcmp(module, "json") == 0 ? "json.load(sys.stdin)"
+                                         : "xml.dom.minidom.parseString(sys.stdin.read())",
+             path);
+    assert_int_equal(system(cmd), 0);
+}
+
+static void test_status_page(void **state)
+{
+    (void)state;
+    /* Traffic: an Interest for ccnx:/a over the unix socket. */
+    int fd = connect_ccnd();
+    static const uint8_t interest[] = {0x01, 0xD2, 0xF2, 0xFA, 0x8D, 'a', 0x00, 0x00, 0x00};
+    assert_int_equal(write(fd, interest, sizeof interest), (ssize_t)sizeof interest);
+    usleep(200000);
+    struct ccnx_buf page = CCNX_BUF_INIT;
+    http_get("/?f=json", &page);
+    const char *s = (const char *)page.data;
+    assert_non_null(strstr(s, "HTTP/1.1 200 OK"));
+    assert_non_null(strstr(s, "application/json"));
+    assert_non_null(strstr(s, "\"interests_in\":1"));
+    assert_non_null(strstr(s, "\"intrin\":{\"total\":1,"));
+    check_parses(&page, "json");
+
+    http_get("/?f=xml", &page);
+    s = (const char *)page.data;
+    assert_non_null(strstr(s, "<ccnd><identity><ccndid>"));
+    assert_non_null(strstr(s, "<intrin><total>1</total>"));
+    assert_non_null(strstr(s, "<accepted>1</accepted>"));
+    check_parses(&page, "xml.dom.minidom");
+
+    http_get("/", &page);
+    assert_non_null(strstr((const char *)page.data, "<h4>Faces</h4>"));
+    http_get("/nothing", &page);
+    assert_non_null(strstr((const char *)page.data, "404"));
+    close(fd);
+    ccnx_buf_free(&page);
+}
+
+static void test_tools(void **state)
+{
+    (void)state;
+    char out[65536];
+    assert_int_equal(run("ccndstatus", out, sizeof out), 0);
+    assert_non_null(strstr(out, "Content items:"));
+    assert_null(strstr(out, "<div>"));
+    assert_int_equal(run("ccndstatus -x", out, sizeof out), 0);
+    assert_non_null(strstr(out, "<forwarding>"));
+    assert_int_equal(run("ccndlogging med", out, sizeof out), 0);
+    assert_non_null(strstr(out, "CCND_DEBUG=71"));
+    struct ccnx_buf page = CCNX_BUF_INIT;
+    http_get("/?f=json", &page);
+    assert_non_null(strstr((const char *)page.data, "\"debug\":71"));
+    assert_int_equal(run("ccndlogging none", out, sizeof out), 0);
+    assert_int_equal(run("ccndlogging loud", out, sizeof out), 2);
+    ccnx_buf_free(&page);
+    /* Nobody on the port: the message names the fix. */
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "ccndstatus -T 127.0.0.1");
+    char saved[16];
+    snprintf(saved, sizeof saved, "%s", port);
+    snprintf(port, sizeof port, "%d", 1);
+    assert_int_equal(run(cmd, out, sizeof out), 1);
+    assert_non_null(strstr(out, "ccndstart"));
+    snprintf(port, sizeof port, "%s", saved);
+}
+
+int main(void)
+{
+    signal(SIGPIPE, SIG_IGN);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_status_page),
+        cmocka_unit_test(test_tools),
+    };
+    return cmocka_run_group_tests(tests, start_ccnd, stop_ccnd);
+}
