@@ -22,10 +22,10 @@ struct cs_entry {
 };
 
 struct cs {
-    struct cs_entry *head; /* sentinel with CS_MAX_LEVEL pointers, no object */
+    struct cs_entry *head; /* skiplist sentinel (CS_MAX_LEVEL pointers, no object), also the
+                              sentinel of the LRU ring: head->lru_next is the oldest */
     int level;             /* levels in use */
     uint64_t rng;
-    struct cs_entry lru; /* sentinel of the LRU ring: lru.lru_next is the oldest */
     size_t capacity;
     int64_t tts_default;
     uint32_t tts_limit;
@@ -47,10 +47,10 @@ static void lru_unlink(struct cs_entry *e)
 
 static void lru_push_newest(struct cs *cs, struct cs_entry *e)
 {
-    e->lru_next = &cs->lru;
-    e->lru_prev = cs->lru.lru_prev;
-    cs->lru.lru_prev->lru_next = e;
-    cs->lru.lru_prev = e;
+    e->lru_next = cs->head;
+    e->lru_prev = cs->head->lru_prev;
+    cs->head->lru_prev->lru_next = e;
+    cs->head->lru_prev = e;
 }
 
 /* ---- Creation ---- */
@@ -69,7 +69,7 @@ struct cs *cs_create(size_t capacity)
     cs->head->level = CS_MAX_LEVEL;
     cs->level = 1;
     cs->rng = 0x9E3779B97F4A7C15ull;
-    cs->lru.lru_next = cs->lru.lru_prev = &cs->lru;
+    cs->head->lru_next = cs->head->lru_prev = cs->head;
     cs->capacity = capacity;
     cs->tts_default = CS_DEFAULT_TIME_TO_STALE;
     cs->tts_limit = CS_MAX_TIME_TO_STALE;
@@ -165,8 +165,8 @@ static int remove_entry(struct cs *cs, struct cs_entry *e)
 
 static void evict_to(struct cs *cs, size_t limit)
 {
-    while (cs->st.entries > limit && cs->lru.lru_next != &cs->lru) {
-        remove_entry(cs, cs->lru.lru_next);
+    while (cs->st.entries > limit && cs->head->lru_next != cs->head) {
+        remove_entry(cs, cs->head->lru_next);
         cs->st.evictions++;
     }
 }
@@ -398,8 +398,8 @@ void cs_mark_stale(struct cs *cs, const struct cs_entry *e)
 size_t cs_purge_stale(struct cs *cs, uint64_t now, size_t max)
 {
     size_t done = 0;
-    struct cs_entry *e = cs->lru.lru_next;
-    while (e != &cs->lru && done < max) {
+    struct cs_entry *e = cs->head->lru_next;
+    while (e != cs->head && done < max) {
         struct cs_entry *n = e->lru_next;
         if (cs_entry_is_stale(e, now)) {
             remove_entry(cs, e);
