@@ -11,7 +11,8 @@ CMAKE_FLAGS ?=
 
 # Debian 12 packages the build and the tests need.
 DEBIAN_PACKAGES = build-essential cmake ninja-build pkg-config libssl-dev openssl \
-                  libexpat1-dev libcmocka-dev clang libclang-rt-14-dev clang-format
+                  libexpat1-dev libcmocka-dev clang libclang-rt-14-dev clang-format \
+                  wireshark-dev tshark
 
 GENERATOR = $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 
@@ -26,7 +27,7 @@ deps:
 	if [ -n "$$missing" ]; then \
 	  echo "Installing:$$missing"; \
 	  if [ "$$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi; \
-	  $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q $$missing; \
+	  $$SUDO apt-get update -q && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
 	fi
 
 $(BUILD)/build.ninja $(BUILD)/Makefile:
