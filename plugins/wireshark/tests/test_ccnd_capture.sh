@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Our own ccnd on the wire: the two-forwarder integration test (UDP and TCP
+# links both ways, a looping triangle) runs while dumpcap records loopback,
+# and every ccnb message in the capture must decode, with the names the test
+# exchanged. The forwarders use ports the plugin does not register, so this
+# also exercises the heuristics on real traffic. Capturing needs root.
+. "$(dirname "$0")/lib.sh"
+
+[ "$(id -u)" = 0 ] || skip "capturing on lo needs root (dumpcap)"
+command -v dumpcap >/dev/null 2>&1 || skip "dumpcap is not installed"
+TEST_BIN="${CCNX_TESTS_BIN:-}/integration_test_two_ccnd"
+[ -x "$TEST_BIN" ] || skip "the integration tests are not built ($TEST_BIN)"
+
+CAP="$T/ours.pcapng"
+dumpcap -q -i lo -f "udp portrange 20000-60000 or tcp portrange 20000-60000" -w "$CAP" \
+    2>"$T/dumpcap.err" &
+DUMPCAP=$!
+for _ in $(seq 50); do [ -s "$CAP" ] && break; sleep 0.1; done
+[ -s "$CAP" ] || { kill $DUMPCAP 2>/dev/null; skip "dumpcap could not capture on lo: $(head -1 "$T/dumpcap.err")"; }
+chmod 644 "$CAP"
+
+CCNX_BIN="$CCNX_BIN" "$TEST_BIN" >"$T/test.log" 2>&1
+rc=$?
+sleep 0.5
+kill -INT $DUMPCAP
+wait $DUMPCAP 2>/dev/null
+[ $rc -eq 0 ] || { tail -20 "$T/test.log"; fail "the two-ccnd integration test failed"; }
+
+ts -r "$CAP" -Y ccn -T fields -e ccn.name >"$T/names"
+ts_ok $? "decoding our ccnd's traffic"
+for name in ccnx:/two/udp/item ccnx:/two/tcp/item ccnx:/back/item ccnx:/loop/nobody/answers; do
+    grep -q -x -F "$name" "$T/names" || fail "no message named $name in our capture"
+done
+# Control traffic between ccndc and ccnd crosses TCP only on the unix socket,
+# but the forwarders' own KEY probes and the links' Interests are all here.
+[ "$(wc -l <"$T/names")" -ge 8 ] || fail "too few ccnb messages decoded: $(wc -l <"$T/names")"
+ts -r "$CAP" -Y "ccn && _ws.expert.severity >= warning" -T fields -e frame.number >"$T/bad"
+ts_ok $? "looking for complaints"
+[ ! -s "$T/bad" ] || fail "frames with complaints: $(tr '\n' ' ' <"$T/bad")"
+echo "ok: $(wc -l <"$T/names") messages of our ccnd decoded"
