@@ -72,6 +72,11 @@ static void note_running(pid_t pid, pid_t gone)
 
 void tu_ccnd_start(struct tu_ccnd *d, unsigned offset)
 {
+    tu_ccnd_start_in(d, offset, NULL);
+}
+
+void tu_ccnd_start_in(struct tu_ccnd *d, unsigned offset, const char *netns)
+{
     signal(SIGPIPE, SIG_IGN);
     snprintf(d->dir, sizeof d->dir, "/tmp/ccnd-test-XXXXXX");
     assert_non_null(mkdtemp(d->dir));
@@ -87,7 +92,12 @@ void tu_ccnd_start(struct tu_ccnd *d, unsigned offset)
         setenv("CCN_LOCAL_SOCKNAME", d->stem, 1);
         setenv("CCND_KEYSTORE_DIRECTORY", d->dir, 1);
         setenv("CCND_DEBUG", "0", 1);
-        execl(exe, "ccnd", (char *)NULL);
+        if (netns != NULL) {
+            /* ip execs ccnd after entering the namespace: same pid. */
+            execlp("ip", "ip", "netns", "exec", netns, exe, (char *)NULL);
+        } else {
+            execl(exe, "ccnd", (char *)NULL);
+        }
         _exit(127);
     }
     note_running(d->pid, 0);

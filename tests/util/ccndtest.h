@@ -23,6 +23,8 @@ struct tu_ccnd {
 /* Starts build/bin/ccnd (CCNX_BIN) on a port of its own: offset keeps several
  * forwarders of one test apart. Waits until it accepts connections. */
 void tu_ccnd_start(struct tu_ccnd *d, unsigned offset);
+/* The same inside network namespace netns (made by the test; needs root). */
+void tu_ccnd_start_in(struct tu_ccnd *d, unsigned offset, const char *netns);
 /* SIGTERM, then checks ccnd exited 0 (a clean shutdown) and removes its folder. */
 void tu_ccnd_stop(struct tu_ccnd *d);
 /* A new client connection on ccnd's unix socket. */
