@@ -1,6 +1,7 @@
 /* The status page of a real ccnd: HTML, XML and JSON over its TCP port,
  * counters that move with traffic, and the ccndstatus and ccndlogging
  * tools against it. */
+#include "ccndtest.h"
 #include "testutil.h"
 
 #include <arpa/inet.h>
@@ -17,67 +18,19 @@
 
 #include <ccnx/buf.h>
 
-static char workdir[64], sockpath[100]; /* fits a sockaddr_un */
-static char port[16];
-static pid_t ccnd_pid;
-
-static int connect_ccnd(void)
-{
-    struct sockaddr_un sa = {.sun_family = AF_UNIX};
-    snprintf(sa.sun_path, sizeof sa.sun_path, "%s", sockpath);
-    for (int tries = 0; tries < 200; tries++) {
-        int fd = socket(AF_UNIX, SOCK_STREAM, 0);
-        assert_true(fd >= 0);
-        if (connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0) {
-            return fd;
-        }
-        close(fd);
-        usleep(25000);
-    }
-    fail_msg("ccnd did not come up on %s", sockpath);
-    return -1;
-}
+static struct tu_ccnd ccnd;
 
 static int start_ccnd(void **state)
 {
     (void)state;
-    snprintf(workdir, sizeof workdir, "/tmp/ccnd-status-XXXXXX");
-    assert_non_null(mkdtemp(workdir));
-    /* A port of our own, so the test never meets a ccnd the user runs; ccnd
-     * then listens on <sockname>.<port>, as the reference does. */
-    char stem[80];
-    snprintf(port, sizeof port, "%d", 40000 + (int)(getpid() % 20000));
-    snprintf(stem, sizeof stem, "%s/sock", workdir);
-    snprintf(sockpath, sizeof sockpath, "%s.%s", stem, port);
-    const char *bin = getenv("CCNX_BIN");
-    char exe[512];
-    snprintf(exe, sizeof exe, "%s/ccnd", bin != NULL ? bin : ".");
-    ccnd_pid = fork();
-    assert_true(ccnd_pid >= 0);
-    if (ccnd_pid == 0) {
-        setenv("CCN_LOCAL_PORT", port, 1);
-        setenv("CCN_LOCAL_SOCKNAME", stem, 1);
-        setenv("CCND_KEYSTORE_DIRECTORY", workdir, 1);
-        setenv("CCND_DEBUG", "0", 1);
-        execl(exe, "ccnd", (char *)NULL);
-        _exit(127);
-    }
+    tu_ccnd_start(&ccnd, 0);
     return 0;
 }
 
 static int stop_ccnd(void **state)
 {
     (void)state;
-    int status = 0;
-    kill(ccnd_pid, SIGTERM);
-    waitpid(ccnd_pid, &status, 0);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", workdir);
-    if (system(cmd) != 0) {
-        return -1;
-    }
-    /* A clean SIGTERM shutdown exits 0 and removes the socket. */
-    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    tu_ccnd_stop(&ccnd); /* also checks a clean SIGTERM shutdown */
     return 0;
 }
 
@@ -86,7 +39,7 @@ static void http_get(const char *target, struct ccnx_buf *out)
 {
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     assert_true(fd >= 0);
-    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)atoi(port))};
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)atoi(ccnd.port))};
     sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     assert_int_equal(connect(fd, (struct sockaddr *)&sa, sizeof sa), 0);
     char req[256];
@@ -112,7 +65,7 @@ static void http_get(const char *target, struct ccnx_buf *out)
 static int run(const char *cmd, char *out, size_t n)
 {
     char full[1024];
-    snprintf(full, sizeof full, "CCN_LOCAL_PORT=%s timeout 20 %s/%s 2>&1", port,
+    snprintf(full, sizeof full, "CCN_LOCAL_PORT=%s timeout 20 %s/%s 2>&1", ccnd.port,
              getenv("CCNX_BIN") ? getenv("CCNX_BIN") : ".", cmd);
     FILE *p = popen(full, "r");
     assert_non_null(p);
@@ -136,7 +89,7 @@ static void check_parses(const struct ccnx_buf *page, const char *module)
     const char *body = strstr((const char *)page->data, "\r\n\r\n");
     assert_non_null(body);
     char path[128], cmd[512];
-    snprintf(path, sizeof path, "%s/page", workdir);
+    snprintf(path, sizeof path, "%s/page", ccnd.dir);
     FILE *f = fopen(path, "w");
     assert_non_null(f);
     fputs(body + 4, f);
@@ -152,7 +105,7 @@ static void test_status_page(void **state)
 {
     (void)state;
     /* Traffic: an Interest for ccnx:/a over the unix socket. */
-    int fd = connect_ccnd();
+    int fd = tu_ccnd_connect(&ccnd);
     static const uint8_t interest[] = {0x01, 0xD2, 0xF2, 0xFA, 0x8D, 'a', 0x00, 0x00, 0x00};
     assert_int_equal(write(fd, interest, sizeof interest), (ssize_t)sizeof interest);
     usleep(200000);
@@ -201,11 +154,11 @@ static void test_tools(void **state)
     char cmd[128];
     snprintf(cmd, sizeof cmd, "ccndstatus -T 127.0.0.1");
     char saved[16];
-    snprintf(saved, sizeof saved, "%s", port);
-    snprintf(port, sizeof port, "%d", 1);
+    snprintf(saved, sizeof saved, "%s", ccnd.port);
+    snprintf(ccnd.port, sizeof ccnd.port, "%d", 1);
     assert_int_equal(run(cmd, out, sizeof out), 1);
     assert_non_null(strstr(out, "ccndstart"));
-    snprintf(port, sizeof port, "%s", saved);
+    snprintf(ccnd.port, sizeof ccnd.port, "%s", saved);
 }
 
 int main(void)

@@ -1,5 +1,6 @@
 /* ccndc against a real ccnd: routes over UDP and TCP to sockets the test
  * owns, config files, strategies, faces, and the errors users meet first. */
+#include "ccndtest.h"
 #include "testutil.h"
 
 #include <ccnx/ccnb.h>
@@ -20,69 +21,34 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static char workdir[64], sockpath[100], bin[512];
-static pid_t ccnd_pid;
+static struct tu_ccnd ccnd;
+static char bin[512];
 static int client = -1; /* our own face on ccnd, where Interests come from */
-
-static int connect_ccnd(void)
-{
-    struct sockaddr_un sa = {.sun_family = AF_UNIX};
-    snprintf(sa.sun_path, sizeof sa.sun_path, "%s", sockpath);
-    for (int tries = 0; tries < 200; tries++) {
-        int fd = socket(AF_UNIX, SOCK_STREAM, 0);
-        assert_true(fd >= 0);
-        if (connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0) {
-            return fd;
-        }
-        close(fd);
-        usleep(25000);
-    }
-    fail_msg("ccnd did not come up on %s", sockpath);
-    return -1;
-}
 
 static int start_ccnd(void **state)
 {
     (void)state;
-    snprintf(workdir, sizeof workdir, "/tmp/ccndc-test-XXXXXX");
-    assert_non_null(mkdtemp(workdir));
-    char port[16], stem[80], user[96];
-    snprintf(port, sizeof port, "%d", 20000 + (int)((getpid() + 7919) % 20000));
-    snprintf(stem, sizeof stem, "%s/sock", workdir);
-    snprintf(sockpath, sizeof sockpath, "%s.%s", stem, port);
-    snprintf(user, sizeof user, "%s/user", workdir);
+    tu_ccnd_start(&ccnd, 0);
     const char *b = getenv("CCNX_BIN");
     snprintf(bin, sizeof bin, "%s", b != NULL ? b : ".");
-    /* Set here so ccnd and every ccndc the test runs agree on the socket;
+    /* Every ccndc the test runs inherits these: the same socket as ccnd, and
      * CCNX_DIR keeps the user key the tools create inside the temp folder. */
-    setenv("CCN_LOCAL_PORT", port, 1);
-    setenv("CCN_LOCAL_SOCKNAME", stem, 1);
-    setenv("CCND_KEYSTORE_DIRECTORY", workdir, 1);
-    setenv("CCND_DEBUG", "0", 1);
+    char user[96];
+    snprintf(user, sizeof user, "%s/user", ccnd.dir);
+    setenv("CCN_LOCAL_PORT", ccnd.port, 1);
+    setenv("CCN_LOCAL_SOCKNAME", ccnd.stem, 1);
     setenv("CCNX_DIR", user, 1);
     unsetenv("CCN_LOCAL_TRANSPORT");
-    ccnd_pid = fork();
-    assert_true(ccnd_pid >= 0);
-    if (ccnd_pid == 0) {
-        char exe[600];
-        snprintf(exe, sizeof exe, "%s/ccnd", bin);
-        execl(exe, "ccnd", (char *)NULL);
-        _exit(127);
-    }
-    client = connect_ccnd();
+    client = tu_ccnd_connect(&ccnd);
     return 0;
 }
 
 static int stop_ccnd(void **state)
 {
     (void)state;
-    int status = 0;
     close(client);
-    kill(ccnd_pid, SIGTERM);
-    waitpid(ccnd_pid, &status, 0);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", workdir);
-    return system(cmd) == 0 ? 0 : -1;
+    tu_ccnd_stop(&ccnd);
+    return 0;
 }
 
 /* Runs "ccndc <args>" (through sh, stderr folded into out); its exit code. */
@@ -203,7 +169,7 @@ static void test_config_file(void **state)
     char out[2048], path[128];
     unsigned port;
     int fd = udp_socket(&port);
-    snprintf(path, sizeof path, "%s/ccnd.conf", workdir);
+    snprintf(path, sizeof path, "%s/ccnd.conf", ccnd.dir);
     FILE *f = fopen(path, "w");
     assert_non_null(f);
     fprintf(f,
@@ -279,7 +245,7 @@ static void test_errors(void **state)
     /* No ccnd on this socket: say which one was tried and how to start one. */
     char nowhere[128], saved[128];
     snprintf(saved, sizeof saved, "%s", getenv("CCN_LOCAL_SOCKNAME"));
-    snprintf(nowhere, sizeof nowhere, "%s/nowhere", workdir);
+    snprintf(nowhere, sizeof nowhere, "%s/nowhere", ccnd.dir);
     setenv("CCN_LOCAL_SOCKNAME", nowhere, 1);
     int rc = ccndc(out, sizeof out, "add ccnx:/x face 1");
     setenv("CCN_LOCAL_SOCKNAME", saved, 1);
