@@ -299,7 +299,7 @@ static void ask(struct run *r, struct consumer *k)
     while (k->outstanding < r->o->window) {
         size_t seg = pick_segment(r);
         if (seg == SIZE_MAX)
-            return;
+            break; /* nothing left to ask; what was queued still goes out */
         struct ccnx_name n;
         ccnx_name_init(&n);
         ccnx_name_copy(&n, &r->prefix);
