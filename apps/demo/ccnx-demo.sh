@@ -43,4 +43,24 @@ say "A fresh user keystore (ccninitkeystore), in a scratch CCNX_DIR"
 CCNX_DIR="$work/ccnx" "$bin/ccninitkeystore"
 ls -la "$work/ccnx"
 
+say "A private ccnd (ccndstart), with its own port, socket and keystore"
+port=$(( 30000 + $$ % 20000 ))
+export CCN_LOCAL_PORT=$port CCN_LOCAL_SOCKNAME="$work/ccnd.sock" CCNX_DIR="$work/ccnx"
+export CCND_KEYSTORE_DIRECTORY="$work/ccnd" CCND_LOG="$work/ccnd.log"
+mkdir -p "$CCND_KEYSTORE_DIRECTORY"
+PATH="$bin:$PATH" "$bin/ccndstart"
+stop_ccnd() { PATH="$bin:$PATH" "$bin/ccndstop" >/dev/null 2>&1 || true; rm -rf "$work"; }
+trap stop_ccnd EXIT
+echo "status page: http://localhost:$port/  (also ?f=xml, ?f=json)"
+
+say "Traffic through it: a producer and consumers (ccnd-bench), one second each"
+"$bin/ccnd-bench" -s "$CCN_LOCAL_SOCKNAME.$port" -c 2 -w 8 -t 1 -N 20000 -b 100 exchange
+"$bin/ccnd-bench" -s "$CCN_LOCAL_SOCKNAME.$port" -c 2 -w 8 -t 1 -N 2000 -b 1024 cs
+
+say "What ccnd counted (ccndstatus)"
+"$bin/ccndstatus" | grep -i -E "interests|content|faces" | head -12
+
+say "Stopping the ccnd we started (ccndstop)"
+PATH="$bin:$PATH" "$bin/ccndstop"
+
 say "Done"
