@@ -143,13 +143,8 @@ static void parse_args(int argc, char **argv, struct options *o)
         case 'h':
             usage();
             exit(0);
-        case ':':
-            tool_usage_error("option -%c needs an argument", optopt);
         default:
-            if (optopt != 0) {
-                tool_usage_error("unknown option -%c", optopt);
-            }
-            tool_usage_error("unknown option %s", argv[optind - 1]);
+            tool_bad_option(ch, argv);
         }
     }
     if (optind >= argc) {

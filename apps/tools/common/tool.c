@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *progname = "ccnx";
 
@@ -76,4 +77,15 @@ void tool_load_dict(struct ccnx_dtag_dict **dict, const char *path)
         tool_usage_error("dictionary %s, line %d: expected \"number,Name\" (%s)", path, bad_line,
                          ccnx_strerror(res));
     }
+}
+
+void tool_bad_option(int ch, char **argv)
+{
+    if (ch == ':') {
+        tool_usage_error("option -%c needs an argument", optopt);
+    }
+    if (optopt != 0) {
+        tool_usage_error("unknown option -%c", optopt);
+    }
+    tool_usage_error("unknown option %s", argv[optind - 1]);
 }

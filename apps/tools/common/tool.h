@@ -22,6 +22,9 @@ struct ccnx_dtag_dict;
 /* The -d option: adds the csv dictionary at path to *dict (created on first
  * use); a missing or malformed file is a usage error naming the line. */
 void tool_load_dict(struct ccnx_dtag_dict **dict, const char *path);
+/* getopt returned ':' or '?' (with opterr = 0 and a leading ':' in the
+ * option string): a usage error naming the option. */
+void tool_bad_option(int ch, char **argv) __attribute__((noreturn));
 /* 1 if argv[i] is "-h" or "--help". */
 int tool_is_help(const char *arg);
 
