@@ -1,0 +1,123 @@
+/* The parts of a client shared by client.c (connection, loop, timers),
+ * client_pending.c (expressed Interests) and client_filter.c (filters and
+ * prefix registration). */
+#ifndef CCNX_CLIENT_INTERNAL_H
+#define CCNX_CLIENT_INTERNAL_H
+
+#include <ccnx/ccnb.h>
+#include <ccnx/client.h>
+
+/* One timer; lives inside whatever it serves, so arming never allocates.
+ * Armed timers form a list sorted by due time: most timers are armed with
+ * the same delay, so insertion from the tail is nearly always O(1). */
+struct client_timer {
+    int64_t due;
+    ccnx_timer_fn fn;
+    void *arg;
+    struct client_timer *prev, *next;
+    int armed;
+};
+
+/* An expressed Interest waiting for content. Indexed twice: by a hash of its
+ * name (components and their count) so arriving content finds candidates by
+ * hashing its own prefixes, and by id for cancel. */
+struct pending {
+    uint64_t id;
+    struct ccnx_client *owner;
+    uint64_t name_hash;
+    uint32_t name_count;
+    int digest_last; /* last component may be an implicit digest (32 bytes) */
+    int delivering;  /* taken out of the name index, callback due */
+    int cancelled;   /* cancelled while delivering */
+    struct pending *name_next, *id_next;
+    struct client_timer timer;
+    struct ccnx_express_opts opts;
+    unsigned tries_left;
+    uint8_t *msg;
+    size_t len;
+    struct ccnx_interest_parsed pi;
+};
+
+struct pending_table {
+    struct pending **by_name;
+    struct pending **by_id;
+    size_t mask; /* buckets - 1 */
+    size_t count;
+    size_t digest_candidates; /* pending with digest_last set */
+};
+
+struct filter {
+    uint64_t id;
+    struct ccnx_client *owner;
+    struct ccnx_name prefix;
+    uint32_t prefix_count;
+    int mode;
+    int forw_flags;
+    ccnx_interest_fn fn;
+    void *arg;
+    int state;           /* 1 registered, 0 waiting, negative: failed */
+    uint64_t request_id; /* selfreg Interest in flight, 0 when none */
+    struct client_timer refresh;
+    struct filter *next; /* longest prefix first */
+};
+
+struct user_timer {
+    uint64_t id;
+    struct ccnx_client *owner;
+    ccnx_timer_fn fn;
+    void *arg;
+    struct client_timer timer;
+    struct user_timer *next;
+};
+
+struct ccnx_client {
+    int fd;
+    int tcp;
+    int reconnect;
+    int stop;
+    int in_process; /* writes wait for the end of _process */
+    char where[160];
+    char err[512];
+    struct ccnx_buf in;
+    size_t in_off;  /* start of the element being framed */
+    size_t in_scan; /* bytes of it the skeleton decoder has seen */
+    struct ccnx_skel skel;
+    struct ccnx_buf out;
+    size_t out_off;
+    uint64_t next_id;
+    struct client_timer *timers; /* head: earliest due */
+    struct client_timer *timers_tail;
+    struct client_timer reconnect_timer;
+    struct pending_table pending;
+    struct filter *filters;
+    struct user_timer *user_timers;
+    uint8_t ccndid[32];
+    int have_ccndid;
+    uint64_t key_request_id; /* ccnd KEY Interest in flight, 0 when none */
+    struct ccnx_keystore *ks;
+    int own_ks;
+};
+
+/* client.c */
+void client_set_error(struct ccnx_client *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void client_timer_arm(struct ccnx_client *c, struct client_timer *t, int64_t due);
+void client_timer_disarm(struct ccnx_client *c, struct client_timer *t);
+/* Queues bytes for ccnd; nothing is queued while disconnected. */
+int client_send(struct ccnx_client *c, const uint8_t *p, size_t n);
+
+/* client_pending.c */
+void pending_table_free(struct pending_table *t);
+void pending_dispatch_content(struct ccnx_client *c, const uint8_t *obj, size_t len);
+/* After a reconnection: every pending Interest goes out again. */
+void pending_resend_all(struct ccnx_client *c);
+/* Connection gone for good: every pending Interest times out. */
+void pending_fail_all(struct ccnx_client *c);
+
+/* client_filter.c */
+void filter_dispatch_interest(struct ccnx_client *c, const uint8_t *msg, size_t len);
+void filter_free_all(struct ccnx_client *c);
+/* After a (re)connection: ccnd's id is learned again and prefixes re-registered. */
+void filter_connection_reset(struct ccnx_client *c);
+
+#endif

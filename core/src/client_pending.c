@@ -1,0 +1,456 @@
+/* Expressed Interests: their timers and retransmissions, and matching the
+ * content that arrives against them.
+ *
+ * Arriving content is matched without scanning every pending Interest: each
+ * Interest is indexed by a hash of its name, and an object's name has only
+ * count + 1 prefixes (plus the one ending in its implicit digest), so the
+ * object hashes each prefix once and looks in that bucket. ccnx_match then
+ * decides, selectors included. */
+#include "client_internal.h"
+
+#include <ccnx/error.h>
+#include <ccnx/match.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MIN_BUCKETS      64
+#define STACK_PREFIXES   64
+#define FNV_OFFSET_BASIS 0xcbf29ce484222325ULL
+#define FNV_PRIME        0x100000001b3ULL
+
+static uint64_t hash_component(uint64_t h, const uint8_t *p, size_t n)
+{
+    /* The length goes in first so that component boundaries count. */
+    for (int i = 0; i < 4; i++) {
+        h = (h ^ ((n >> (8 * i)) & 0xff)) * FNV_PRIME;
+    }
+    for (size_t i = 0; i < n; i++) {
+        h = (h ^ p[i]) * FNV_PRIME;
+    }
+    return h;
+}
+
+/* Fills hashes[k] with the hash of the first k components (k = 0..count) of
+ * the Name at buf+span; returns the component count or a negative code. */
+static int prefix_hashes(const uint8_t *buf, struct ccnx_span name, uint64_t *hashes, size_t room,
+                         struct ccnx_comp *last)
+{
+    struct ccnx_name_iter it;
+    int res = ccnx_name_iter_init(&it, buf + name.off, name.len);
+    uint64_t h = FNV_OFFSET_BASIS;
+    size_t k = 0;
+    if (room > 0) {
+        hashes[0] = h;
+    }
+    struct ccnx_comp comp = {NULL, 0};
+    while (res == 0 && (res = ccnx_name_iter_next(&it, &comp)) == 1) {
+        h = hash_component(h, comp.p, comp.n);
+        if (++k < room) {
+            hashes[k] = h;
+        }
+        *last = comp;
+        res = 0;
+    }
+    if (res < 0) {
+        return res;
+    }
+    if (k >= room) {
+        hashes[room - 1] = h; /* callers size room for the whole name */
+    }
+    return (int)k;
+}
+
+/* ---- The two indexes ---- */
+
+static size_t bucket_of(const struct pending_table *t, uint64_t key)
+{
+    return (size_t)(key ^ (key >> 29)) & t->mask;
+}
+
+static int table_grow(struct pending_table *t)
+{
+    size_t n = t->by_name == NULL ? MIN_BUCKETS : (t->mask + 1) * 2;
+    struct pending **by_name = calloc(n, sizeof *by_name);
+    struct pending **by_id = calloc(n, sizeof *by_id);
+    if (by_name == NULL || by_id == NULL) {
+        free(by_name);
+        free(by_id);
+        return CCNX_E_NOMEM;
+    }
+    size_t old = t->by_name == NULL ? 0 : t->mask + 1;
+    struct pending_table grown = {by_name, by_id, n - 1, t->count, t->digest_candidates};
+    for (size_t b = 0; b < old; b++) {
+        for (struct pending *p = t->by_name[b], *next; p != NULL; p = next) {
+            next = p->name_next;
+            size_t i = bucket_of(&grown, p->name_hash);
+            p->name_next = by_name[i];
+            by_name[i] = p;
+        }
+        for (struct pending *p = t->by_id[b], *next; p != NULL; p = next) {
+            next = p->id_next;
+            size_t i = bucket_of(&grown, p->id);
+            p->id_next = by_id[i];
+            by_id[i] = p;
+        }
+    }
+    free(t->by_name);
+    free(t->by_id);
+    *t = grown;
+    return 0;
+}
+
+static int table_insert(struct pending_table *t, struct pending *p)
+{
+    if (t->by_name == NULL || t->count >= t->mask + 1) {
+        int res = table_grow(t);
+        if (res != 0) {
+            return res;
+        }
+    }
+    size_t i = bucket_of(t, p->name_hash);
+    p->name_next = t->by_name[i];
+    t->by_name[i] = p;
+    i = bucket_of(t, p->id);
+    p->id_next = t->by_id[i];
+    t->by_id[i] = p;
+    t->count++;
+    t->digest_candidates += p->digest_last;
+    return 0;
+}
+
+static void unlink_name(struct pending_table *t, struct pending *p)
+{
+    struct pending **pp = &t->by_name[bucket_of(t, p->name_hash)];
+    while (*pp != NULL && *pp != p) {
+        pp = &(*pp)->name_next;
+    }
+    if (*pp == p) {
+        *pp = p->name_next;
+        t->digest_candidates -= p->digest_last;
+    }
+}
+
+static void unlink_id(struct pending_table *t, struct pending *p)
+{
+    struct pending **pp = &t->by_id[bucket_of(t, p->id)];
+    while (*pp != NULL && *pp != p) {
+        pp = &(*pp)->id_next;
+    }
+    if (*pp == p) {
+        *pp = p->id_next;
+        t->count--;
+    }
+}
+
+static struct pending *find_id(const struct pending_table *t, uint64_t id)
+{
+    if (t->by_id == NULL) {
+        return NULL;
+    }
+    struct pending *p = t->by_id[bucket_of(t, id)];
+    while (p != NULL && p->id != id) {
+        p = p->id_next;
+    }
+    return p;
+}
+
+static void pending_free(struct pending *p)
+{
+    free(p->msg);
+    free(p);
+}
+
+void pending_table_free(struct pending_table *t)
+{
+    for (size_t b = 0; t->by_id != NULL && b <= t->mask; b++) {
+        for (struct pending *p = t->by_id[b], *next; p != NULL; p = next) {
+            next = p->id_next;
+            pending_free(p);
+        }
+    }
+    free(t->by_name);
+    free(t->by_id);
+    memset(t, 0, sizeof *t);
+}
+
+/* ---- Expressing ---- */
+
+static int attempt_ms(const struct pending *p)
+{
+    if (p->opts.timeout_ms > 0) {
+        return p->opts.timeout_ms;
+    }
+    uint64_t ms = p->pi.lifetime * 1000 / 4096;
+    return ms == 0 ? 1 : ms > 3600000 ? 3600000 : (int)ms;
+}
+
+static void pending_expired(void *arg);
+
+static struct pending *pending_new(struct ccnx_client *c, const uint8_t *interest, size_t len,
+                                   const struct ccnx_express_opts *opts)
+{
+    struct pending *p = calloc(1, sizeof *p);
+    uint8_t *msg = malloc(len ? len : 1);
+    if (p == NULL || msg == NULL) {
+        free(p);
+        free(msg);
+        return NULL;
+    }
+    memcpy(msg, interest, len);
+    p->msg = msg;
+    p->len = len;
+    p->owner = c;
+    p->opts = *opts;
+    p->tries_left = opts->retries;
+    p->timer.fn = pending_expired;
+    p->timer.arg = p;
+    return p;
+}
+
+int ccnx_client_express(struct ccnx_client *c, const uint8_t *interest, size_t len,
+                        const struct ccnx_express_opts *opts, uint64_t *id)
+{
+    struct pending *p = pending_new(c, interest, len, opts);
+    if (p == NULL) {
+        return CCNX_E_NOMEM;
+    }
+    uint64_t hashes[2] = {0, 0};
+    struct ccnx_comp last = {NULL, 0};
+    int count = -1;
+    if (ccnx_interest_parse(p->msg, len, &p->pi) == 0) {
+        /* Only the whole name's hash is kept: room 2 keeps it in hashes[1]
+         * (or hashes[0] for the empty name). */
+        count = prefix_hashes(p->msg, p->pi.name, hashes, 2, &last);
+    }
+    if (count < 0) {
+        pending_free(p);
+        client_set_error(c, "cannot express a malformed Interest");
+        return CCNX_E_VALUE;
+    }
+    p->id = ++c->next_id;
+    p->name_count = (uint32_t)count;
+    p->name_hash = hashes[count == 0 ? 0 : 1];
+    p->digest_last = count > 0 && last.n == 32;
+    int res = table_insert(&c->pending, p);
+    if (res != 0) {
+        pending_free(p);
+        return res;
+    }
+    client_timer_arm(c, &p->timer, ccnx_client_now_ms() + attempt_ms(p));
+    if (id != NULL) {
+        *id = p->id;
+    }
+    return client_send(c, p->msg, p->len);
+}
+
+static void pending_expired(void *arg)
+{
+    struct pending *p = arg;
+    struct ccnx_client *c = p->owner;
+    if (p->tries_left > 0) {
+        p->tries_left--;
+        client_timer_arm(c, &p->timer, ccnx_client_now_ms() + attempt_ms(p));
+        client_send(c, p->msg, p->len);
+        return;
+    }
+    unlink_name(&c->pending, p);
+    unlink_id(&c->pending, p);
+    ccnx_timeout_fn fn = p->opts.on_timeout;
+    void *fn_arg = p->opts.arg;
+    pending_free(p);
+    if (fn != NULL) {
+        fn(fn_arg);
+    }
+}
+
+int ccnx_client_cancel(struct ccnx_client *c, uint64_t id)
+{
+    struct pending *p = find_id(&c->pending, id);
+    if (p == NULL || p->cancelled) {
+        return CCNX_E_NOTFOUND;
+    }
+    if (p->delivering) {
+        p->cancelled = 1; /* freed by the delivery loop that holds it */
+        return 0;
+    }
+    client_timer_disarm(c, &p->timer);
+    unlink_name(&c->pending, p);
+    unlink_id(&c->pending, p);
+    pending_free(p);
+    return 0;
+}
+
+size_t ccnx_client_pending_count(const struct ccnx_client *c)
+{
+    return c->pending.count;
+}
+
+void pending_resend_all(struct ccnx_client *c)
+{
+    struct pending_table *t = &c->pending;
+    for (size_t b = 0; t->by_id != NULL && b <= t->mask; b++) {
+        for (struct pending *p = t->by_id[b]; p != NULL; p = p->id_next) {
+            if (!p->delivering) {
+                client_send(c, p->msg, p->len);
+            }
+        }
+    }
+}
+
+/* Takes every pending Interest out of the name index (they stay findable by
+ * id, marked delivering) into a list linked through name_next. */
+static struct pending *take_all(struct ccnx_client *c)
+{
+    struct pending *list = NULL;
+    struct pending_table *t = &c->pending;
+    for (size_t b = 0; t->by_name != NULL && b <= t->mask; b++) {
+        while (t->by_name[b] != NULL) {
+            struct pending *p = t->by_name[b];
+            unlink_name(t, p);
+            client_timer_disarm(c, &p->timer);
+            p->delivering = 1;
+            p->name_next = list;
+            list = p;
+        }
+    }
+    return list;
+}
+
+void pending_fail_all(struct ccnx_client *c)
+{
+    struct pending *list = take_all(c);
+    while (list != NULL) {
+        struct pending *p = list;
+        list = p->name_next;
+        unlink_id(&c->pending, p);
+        if (!p->cancelled && p->opts.on_timeout != NULL) {
+            p->opts.on_timeout(p->opts.arg);
+        }
+        pending_free(p);
+    }
+}
+
+/* ---- Content ---- */
+
+struct arrival {
+    const uint8_t *obj;
+    size_t len;
+    struct ccnx_content_parsed pc;
+    uint8_t digest[32];
+    int have_digest;
+};
+
+/* Moves the Interests in the bucket of (hash, count) that the object
+ * satisfies onto *list. */
+static void collect(struct ccnx_client *c, struct arrival *a, uint64_t hash, uint32_t count,
+                    struct pending **list)
+{
+    struct pending_table *t = &c->pending;
+    struct pending *p = t->by_name[bucket_of(t, hash)];
+    while (p != NULL) {
+        struct pending *next = p->name_next;
+        if (p->name_hash == hash && p->name_count == count &&
+            ccnx_match(p->msg, &p->pi, a->obj, a->len, &a->pc, a->have_digest ? a->digest : NULL)) {
+            unlink_name(t, p);
+            client_timer_disarm(c, &p->timer);
+            p->delivering = 1;
+            p->name_next = *list;
+            *list = p;
+        }
+        p = next;
+    }
+}
+
+static struct pending *collect_matches(struct ccnx_client *c, struct arrival *a)
+{
+    uint64_t stack_hashes[STACK_PREFIXES + 2];
+    uint64_t *hashes = stack_hashes;
+    size_t room = a->pc.name_count + 2;
+    if (room > STACK_PREFIXES + 2 && (hashes = malloc(room * sizeof *hashes)) == NULL) {
+        return NULL;
+    }
+    struct ccnx_comp last;
+    int count = prefix_hashes(a->obj, a->pc.name, hashes, room, &last);
+    struct pending *list = NULL;
+    for (int k = 0; k <= count; k++) {
+        collect(c, a, hashes[k], (uint32_t)k, &list);
+    }
+    /* An Interest may name the object's implicit digest as a last component. */
+    if (count >= 0 && c->pending.digest_candidates > 0 &&
+        ccnx_content_digest(a->obj, a->len, a->digest) == 0) {
+        a->have_digest = 1;
+        uint64_t h = hash_component(hashes[count], a->digest, sizeof a->digest);
+        collect(c, a, h, (uint32_t)count + 1, &list);
+    }
+    if (hashes != stack_hashes) {
+        free(hashes);
+    }
+    return list;
+}
+
+void pending_dispatch_content(struct ccnx_client *c, const uint8_t *obj, size_t len)
+{
+    struct arrival a = {.obj = obj, .len = len};
+    if (c->pending.count == 0 || ccnx_content_parse(obj, len, &a.pc) != 0) {
+        return; /* unsolicited or malformed: nothing waits for it */
+    }
+    struct pending *list = collect_matches(c, &a);
+    while (list != NULL) {
+        struct pending *p = list;
+        list = p->name_next;
+        unlink_id(&c->pending, p);
+        if (!p->cancelled && p->opts.on_content != NULL) {
+            p->opts.on_content(p->opts.arg, obj, len, &a.pc);
+        }
+        pending_free(p);
+    }
+}
+
+/* ---- Waiting for one answer ---- */
+
+struct get_wait {
+    struct ccnx_client *c;
+    struct ccnx_buf *obj;
+    int done;
+    int res;
+};
+
+static void get_content(void *arg, const uint8_t *obj, size_t len,
+                        const struct ccnx_content_parsed *pc)
+{
+    (void)pc;
+    struct get_wait *w = arg;
+    ccnx_buf_reset(w->obj);
+    w->res = ccnx_buf_append(w->obj, obj, len);
+    w->done = 1;
+    ccnx_client_stop(w->c);
+}
+
+static void get_timeout(void *arg)
+{
+    struct get_wait *w = arg;
+    w->res = ccnx_client_connected(w->c) ? CCNX_E_NOTFOUND : CCNX_E_IO;
+    w->done = 1;
+    ccnx_client_stop(w->c);
+}
+
+int ccnx_client_get(struct ccnx_client *c, const uint8_t *interest, size_t len, int timeout_ms,
+                    struct ccnx_buf *obj)
+{
+    struct get_wait w = {c, obj, 0, 0};
+    struct ccnx_express_opts o = {get_content, get_timeout, &w, timeout_ms, 0};
+    uint64_t id;
+    int res = ccnx_client_express(c, interest, len, &o, &id);
+    while (res == 0 && !w.done) {
+        res = ccnx_client_run(c, -1);
+    }
+    if (!w.done) {
+        ccnx_client_cancel(c, id);
+        return res;
+    }
+    if (w.res == CCNX_E_NOTFOUND) {
+        client_set_error(c, "no content answered the Interest in time");
+    }
+    return w.res;
+}
