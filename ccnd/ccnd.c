@@ -493,7 +493,8 @@ struct ccnd *ccnd_create(const struct ccnd_config *cfg, char *err, size_t n)
     struct fw_config fwc;
     fw_config_default(&fwc);
     fwc.cs_capacity = cfg->cs_capacity;
-    const struct fw_ops ops = {fw_send, fw_face_props};
+    /* fw keeps a pointer to its ops: they must outlive this call. */
+    static const struct fw_ops ops = {fw_send, fw_face_props};
     loop_timer_init(&d->tick, on_tick, d);
     loop_timer_init(&d->sample, on_sample, d);
     if ((d->status = status_create()) == NULL || (d->loop = loop_create()) == NULL ||
