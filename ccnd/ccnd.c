@@ -493,6 +493,9 @@ struct ccnd *ccnd_create(const struct ccnd_config *cfg, char *err, size_t n)
     struct fw_config fwc;
     fw_config_default(&fwc);
     fwc.cs_capacity = cfg->cs_capacity;
+    if (cfg->pit_limit != 0) {
+        fwc.pit_limit = cfg->pit_limit;
+    }
     /* fw keeps a pointer to its ops: they must outlive this call. */
     static const struct fw_ops ops = {fw_send, fw_face_props};
     loop_timer_init(&d->tick, on_tick, d);

@@ -106,6 +106,16 @@ int ccnd_config_from_env(struct ccnd_config *cfg, char *err, size_t n)
         env_number("CCND_MAX_TIME_TO_STALE", DEFAULT_STALE_SECONDS, &max, err, n) != 0) {
         return -1;
     }
+    uint64_t pit = 0;
+    if (env_number("CCND_PIT_LIMIT", SIZE_MAX / 2, &pit, err, n) != 0) {
+        return -1;
+    }
+    const char *pit_text = getenv("CCND_PIT_LIMIT");
+    if (pit_text != NULL && pit_text[0] != '\0' && pit == 0) {
+        snprintf(err, n, "CCND_PIT_LIMIT must be at least 1");
+        return -1;
+    }
+    cfg->pit_limit = (size_t)pit;
     if (stale == 0 || max == 0) {
         snprintf(err, n, "CCND_DEFAULT_TIME_TO_STALE and CCND_MAX_TIME_TO_STALE must be positive");
         return -1;

@@ -121,7 +121,12 @@ void tu_ccnd_stop(struct tu_ccnd *d)
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", d->dir);
     assert_int_equal(system(cmd), 0);
-    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    if (WIFSIGNALED(status)) {
+        fail_msg("ccnd was killed by signal %d instead of exiting on SIGTERM", WTERMSIG(status));
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        fail_msg("ccnd exited with status %d after SIGTERM", WEXITSTATUS(status));
+    }
 }
 
 int tu_ccnd_connect(const struct tu_ccnd *d)
