@@ -1,0 +1,405 @@
+/* ccnputfile: publish a file as a versioned, segmented stream: into a
+ * repository when one answers the start-write, else by serving it from
+ * memory until interrupted or for a given time. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <ccnx/client.h>
+#include <ccnx/error.h>
+#include <ccnx/name.h>
+#include <ccnx/publish.h>
+#include <ccnx/sign.h>
+#include <ccnx/uri.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tool.h"
+
+#define REGISTER_WAIT_MS 5000
+#define READ_CHUNK       (1 << 20)
+#define PROGRESS_MS      250
+#define REPO_STALL_S     20 /* a repository that fetches nothing for this long has given up */
+
+struct put_opts {
+    const char *uri;
+    const char *file;
+    const char *keystore;
+    size_t block;
+    long freshness;
+    long expire_s;    /* serving time limit; -1: until interrupted */
+    long repo_wait_s; /* wait for a repository's answer */
+    int scope;
+    int raw;
+    int verbose;
+};
+
+struct job {
+    struct put_opts o;
+    struct ccnx_client *c;
+    struct ccnx_seqwriter *w;
+    struct ccnx_buf uri; /* the versioned name */
+    int fd;
+    uint64_t size;
+    int in_repo;
+    int progress; /* stderr is a terminal */
+    int64_t started_ms;
+};
+
+static volatile sig_atomic_t g_stop;
+/* Set while a blocking library call (the start-write) runs its own loop,
+ * which a flag cannot end: a signal then ends the program at once. */
+static volatile sig_atomic_t g_exit_now;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    if (g_exit_now) {
+        static const char msg[] = "ccnputfile: interrupted while waiting for a repository\n";
+        ssize_t n = write(2, msg, sizeof msg - 1);
+        (void)n;
+        _exit(1);
+    }
+    g_stop = 1;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "Usage: %s [-hvr] [-l | -a] [-b BLOCKSIZE] [-f FRESHNESS] [-x SECONDS] [-w SECONDS]\n"
+            "       [-k KEYSTORE] URI FILE\n"
+            "Publish FILE under URI as a versioned, segmented stream (URI/<version>/%%00, ...),\n"
+            "signed in Merkle batches. When a repository answers the start-write it stores\n"
+            "the file and %s exits once it has fetched every segment; otherwise the file\n"
+            "is served from memory until interrupted (SIGINT, SIGTERM) or for -x SECONDS.\n"
+            "\n"
+            "  -b BLOCKSIZE  bytes per segment, 1 to %d (default %d)\n"
+            "  -f SECONDS    FreshnessSeconds of every segment\n"
+            "  -l            only a repository on this host may answer (Scope 1; default)\n"
+            "  -a            any repository may answer (no Scope)\n"
+            "  -r            raw: do not ask a repository, serve the file directly\n"
+            "  -w SECONDS    how long to wait for a repository's answer (default 3)\n"
+            "  -x SECONDS    stop serving after SECONDS (default: until interrupted)\n"
+            "  -k KEYSTORE   sign with the key in this keystore file\n"
+            "  -v            report each step on standard error\n"
+            "  -h, --help    show this help\n"
+            "\n"
+            "Progress is shown on standard error when it is a terminal; a summary line\n"
+            "with the goodput ends every run.\n"
+            "Exit status: 0 published, 1 failure (no ccnd, unreadable file, registration\n"
+            "refused, repository stopped fetching), 2 usage.\n",
+            tool_name(), tool_name(), CCNX_SEQWRITER_BLOCK_MAX, CCNX_SEQWRITER_BLOCK_DEFAULT);
+}
+
+static long parse_long(const char *s, const char *what, long min, long max)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno != 0 || end == s || *end != '\0' || v < min || v > max) {
+        tool_usage_error("%s must be a number from %ld to %ld, not '%s'", what, min, max, s);
+    }
+    return v;
+}
+
+static void parse_args(int argc, char **argv, struct put_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->block = CCNX_SEQWRITER_BLOCK_DEFAULT;
+    o->freshness = -1;
+    o->expire_s = -1;
+    o->repo_wait_s = 3;
+    o->scope = 1;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0) {
+            usage(stdout);
+            exit(0);
+        }
+    }
+    opterr = 0;
+    int ch;
+    while ((ch = getopt(argc, argv, ":ab:f:hk:lrvw:x:")) != -1) {
+        switch (ch) {
+        case 'a':
+            o->scope = 3;
+            break;
+        case 'b':
+            o->block = (size_t)parse_long(optarg, "-b BLOCKSIZE", 1, CCNX_SEQWRITER_BLOCK_MAX);
+            break;
+        case 'f':
+            o->freshness = parse_long(optarg, "-f FRESHNESS", 0, INT32_MAX);
+            break;
+        case 'h':
+            usage(stdout);
+            exit(0);
+        case 'k':
+            o->keystore = optarg;
+            break;
+        case 'l':
+            o->scope = 1;
+            break;
+        case 'r':
+            o->raw = 1;
+            break;
+        case 'v':
+            o->verbose = 1;
+            break;
+        case 'w':
+            o->repo_wait_s = parse_long(optarg, "-w SECONDS", 1, 3600);
+            break;
+        case 'x':
+            o->expire_s = parse_long(optarg, "-x SECONDS", 1, 86400L * 365);
+            break;
+        default:
+            tool_bad_option(ch, argv);
+        }
+    }
+    if (argc - optind != 2) {
+        tool_usage_error("a URI and a FILE are needed");
+    }
+    o->uri = argv[optind];
+    o->file = argv[optind + 1];
+}
+
+static void open_input(struct job *j)
+{
+    j->fd = open(j->o.file, O_RDONLY);
+    struct stat st;
+    if (j->fd < 0 || fstat(j->fd, &st) != 0) {
+        tool_die("cannot read %s: %s", j->o.file, strerror(errno));
+    }
+    if (S_ISDIR(st.st_mode)) {
+        tool_die("cannot read %s: it is a directory", j->o.file);
+    }
+    j->size = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+}
+
+static void open_client(struct job *j, struct ccnx_keystore **ks)
+{
+    if (ccnx_client_open(&j->c) != 0) {
+        tool_die("%s", j->c != NULL ? ccnx_client_error(j->c) : "out of memory");
+    }
+    if (j->o.keystore != NULL) {
+        int rc = ccnx_keystore_open(j->o.keystore, NULL, ks);
+        if (rc != 0) {
+            tool_die("cannot open the keystore %s: %s", j->o.keystore, ccnx_strerror(rc));
+        }
+        ccnx_client_set_keystore(j->c, *ks);
+    }
+}
+
+static void open_writer(struct job *j)
+{
+    struct ccnx_name name;
+    ccnx_name_init(&name);
+    if (ccnx_uri_parse_str(&name, j->o.uri) != 0) {
+        tool_usage_error("'%s' is not a valid ccnx URI", j->o.uri);
+    }
+    struct ccnx_seqwriter_opts so;
+    ccnx_seqwriter_opts_init(&so);
+    so.block_size = j->o.block;
+    so.freshness = j->o.freshness;
+    so.keep_all = 1;
+    int rc = ccnx_seqwriter_create(j->c, &name, &so, &j->w);
+    if (rc == CCNX_E_NOKEY) {
+        tool_die("no signing key: %s", ccnx_client_error(j->c));
+    }
+    if (rc != 0) {
+        tool_die("cannot publish under %s: %s", j->o.uri, ccnx_strerror(rc));
+    }
+    if (ccnx_client_wait_registered(j->c, ccnx_seqwriter_filter_id(j->w), REGISTER_WAIT_MS) != 0) {
+        tool_die("cannot register %s with ccnd: %s", j->o.uri, ccnx_client_error(j->c));
+    }
+    ccnx_uri_append_name(&j->uri, ccnx_seqwriter_name(j->w));
+    if (ccnx_buf_cstr(&j->uri) == NULL) {
+        tool_die("out of memory");
+    }
+    ccnx_name_free(&name);
+}
+
+/* 1 when a repository took the start-write, 0 when none answered. */
+static int start_write(struct job *j)
+{
+    struct ccnx_repo_write_opts ro;
+    ccnx_repo_write_opts_init(&ro);
+    ro.scope = j->o.scope;
+    ro.timeout_ms = (int)j->o.repo_wait_s * 1000;
+    struct ccnx_buf reply = CCNX_BUF_INIT;
+    struct ccnx_repo_info ri;
+    int rc = ccnx_seqwriter_start_write(j->w, &ro, &reply, &ri);
+    if (rc == 0 && j->o.verbose) {
+        struct ccnx_name gp;
+        struct ccnx_buf text = CCNX_BUF_INIT;
+        ccnx_name_init(&gp);
+        ccnx_repo_info_global_prefix(reply.data, &ri, &gp);
+        ccnx_uri_append_name(&text, &gp);
+        tool_warn("repository %s accepted the start-write", ccnx_buf_cstr(&text));
+        ccnx_buf_free(&text);
+        ccnx_name_free(&gp);
+    }
+    ccnx_buf_free(&reply);
+    if (rc == CCNX_E_NOTFOUND) {
+        tool_warn("no repository answered within %ld s; serving %s until %s", j->o.repo_wait_s,
+                  (const char *)j->uri.data, j->o.expire_s > 0 ? "-x expires" : "interrupted");
+        return 0;
+    }
+    if (rc == CCNX_E_VALUE) {
+        tool_die("the answer to the start-write is not a RepositoryInfo");
+    }
+    if (rc != 0) {
+        tool_die("start-write failed: %s (%s)", ccnx_strerror(rc), ccnx_client_error(j->c));
+    }
+    return 1;
+}
+
+static void show_progress(struct job *j, int64_t *last)
+{
+    int64_t now = ccnx_client_now_ms();
+    if (!j->progress || now - *last < PROGRESS_MS) {
+        return;
+    }
+    *last = now;
+    struct ccnx_seqwriter_stats st;
+    ccnx_seqwriter_get_stats(j->w, &st);
+    fprintf(stderr, "\r%s: %llu segments signed, %llu fetched, %.1f MB read ", tool_name(),
+            (unsigned long long)st.segments, (unsigned long long)st.segments_sent,
+            (double)st.bytes / 1e6);
+}
+
+static void step(struct job *j, int ms)
+{
+    int rc = ms > 0 ? ccnx_client_run(j->c, ms) : ccnx_client_process(j->c);
+    if (rc != 0) {
+        tool_die("lost the connection to ccnd at %s", ccnx_client_where(j->c));
+    }
+}
+
+/* Reads the file into the writer, answering Interests between chunks. */
+static void write_file(struct job *j)
+{
+    static uint8_t buf[READ_CHUNK];
+    int64_t last = 0;
+    for (;;) {
+        ssize_t n = read(j->fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR && !g_stop) {
+            continue;
+        }
+        if (n < 0) {
+            tool_die("cannot read %s: %s", j->o.file, strerror(errno));
+        }
+        if (n == 0 || g_stop) {
+            break;
+        }
+        long took = ccnx_seqwriter_write(j->w, buf, (size_t)n);
+        if (took != n) {
+            tool_die("cannot publish: %s", ccnx_strerror(took < 0 ? (int)took : CCNX_E_NOMEM));
+        }
+        step(j, 0);
+        show_progress(j, &last);
+    }
+    if (ccnx_seqwriter_close(j->w) != 0) {
+        tool_die("cannot sign the last segment");
+    }
+}
+
+/* Runs until the repository has fetched every segment. */
+static void wait_repository(struct job *j)
+{
+    int64_t last = 0, moved = ccnx_client_now_ms();
+    uint64_t seen = 0;
+    while (!ccnx_seqwriter_all_sent(j->w) && !g_stop) {
+        step(j, 100);
+        show_progress(j, &last);
+        struct ccnx_seqwriter_stats st;
+        ccnx_seqwriter_get_stats(j->w, &st);
+        if (st.segments_sent != seen) {
+            seen = st.segments_sent;
+            moved = ccnx_client_now_ms();
+        } else if (ccnx_client_now_ms() - moved > REPO_STALL_S * 1000) {
+            tool_die("the repository stopped fetching %s after %llu of %llu segments",
+                     (const char *)j->uri.data, (unsigned long long)seen,
+                     (unsigned long long)st.segments);
+        }
+    }
+}
+
+static void serve(struct job *j)
+{
+    int64_t last = 0;
+    int64_t end = j->o.expire_s > 0 ? j->started_ms + j->o.expire_s * 1000 : INT64_MAX;
+    while (!g_stop && ccnx_client_now_ms() < end) {
+        step(j, 100);
+        show_progress(j, &last);
+    }
+}
+
+static void summary(struct job *j)
+{
+    struct ccnx_seqwriter_stats st;
+    ccnx_seqwriter_get_stats(j->w, &st);
+    double secs = (double)(ccnx_client_now_ms() - j->started_ms) / 1000.0;
+    double mbps = secs > 0 ? (double)st.bytes / 1e6 / secs : 0.0;
+    if (j->progress) {
+        fputc('\n', stderr);
+    }
+    if (j->in_repo) {
+        tool_warn("stored %s in a repository: %llu bytes in %llu segments, %.2f s, %.1f MB/s",
+                  (const char *)j->uri.data, (unsigned long long)st.bytes,
+                  (unsigned long long)st.segments, secs, mbps);
+    } else {
+        tool_warn("served %s: %llu bytes in %llu segments, %llu fetched (%llu objects sent), "
+                  "%.2f s",
+                  (const char *)j->uri.data, (unsigned long long)st.bytes,
+                  (unsigned long long)st.segments, (unsigned long long)st.segments_sent,
+                  (unsigned long long)st.objects_sent, secs);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    tool_init(argv[0]);
+    struct job j;
+    memset(&j, 0, sizeof j);
+    parse_args(argc, argv, &j.o);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    j.progress = isatty(2);
+
+    open_input(&j);
+    struct ccnx_keystore *ks = NULL;
+    open_client(&j, &ks);
+    open_writer(&j);
+    if (j.o.verbose) {
+        tool_warn("publishing %s as %s", j.o.file, (const char *)j.uri.data);
+    }
+    g_exit_now = 1;
+    j.in_repo = !j.o.raw && start_write(&j);
+    g_exit_now = 0;
+    j.started_ms = ccnx_client_now_ms();
+    write_file(&j);
+    if (j.in_repo) {
+        wait_repository(&j);
+    } else {
+        serve(&j);
+    }
+    int64_t end = ccnx_client_now_ms() + 2000;
+    while (ccnx_client_output_pending(j.c) > 0 && ccnx_client_now_ms() < end) {
+        step(&j, 10);
+    }
+    int ok = !j.in_repo || ccnx_seqwriter_all_sent(j.w);
+    summary(&j);
+    ccnx_seqwriter_destroy(j.w);
+    ccnx_client_destroy(j.c);
+    ccnx_keystore_close(ks);
+    ccnx_buf_free(&j.uri);
+    close(j.fd);
+    return ok ? 0 : TOOL_EXIT_FAILURE;
+}
