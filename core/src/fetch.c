@@ -1,0 +1,711 @@
+/* The pipelined segmented fetch: Interests for <versioned name>/%00<seg>
+ * kept in flight up to the congestion window, answers verified and handed
+ * over in order, lost ones sent again after the retransmission timeout. */
+#include <ccnx/error.h>
+#include <ccnx/fetch.h>
+#include <ccnx/interest.h>
+#include <ccnx/link.h>
+#include <ccnx/naming.h>
+#include <ccnx/uri.h>
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define DEFAULT_WINDOW  256
+#define DEFAULT_INITIAL 4
+#define DEFAULT_TIMEOUT 8000
+#define DEFAULT_MIN_RTO 20
+#define MAX_RTO_MS      4000.0
+#define INITIAL_RTO_MS  1000.0
+#define REORDER_PER_WIN 16 /* reordering room per window slot: covers a few RTOs of stall */
+#define REORDER_MIN     1024
+/* An Interest with at least this many later ones answered, outstanding for
+ * a quarter round trip plus REORDER_US more than usual, is taken as lost
+ * and sent again at once: waiting for its timer would hold a place in the
+ * window for many round trips. The allowance covers forwarders that delay
+ * some Interests on purpose (ccnd's default strategy staggers sends by up
+ * to a few milliseconds). */
+#define LOSS_REORDER 3
+#define REORDER_US   3000
+
+enum slot_state { SLOT_IDLE, SLOT_FLIGHT, SLOT_LOST, SLOT_CHECKING, SLOT_HAVE };
+
+struct seg_slot {
+    struct ccnx_fetch *f;
+    uint64_t seg;
+    uint64_t pending_id;
+    uint64_t tx; /* transmission number of the last send */
+    int64_t sent_us;
+    unsigned sends;
+    int counted; /* holds a place in the window */
+    enum slot_state state;
+};
+
+struct sent_rec {
+    uint64_t tx, seg;
+};
+
+struct ccnx_fetch {
+    struct ccnx_client *c;
+    struct ccnx_fetch_params p;
+    struct ccnx_name name;    /* versioned */
+    struct ccnx_name segname; /* scratch: name + one segment */
+    struct ccnx_buf msg;      /* scratch: one Interest */
+    struct ccnx_resolve *resolving;
+    struct ccnx_rtt rtt;
+    struct ccnx_cwnd cw;
+    struct ccnx_reorder ro;
+    struct seg_slot *slots;
+    uint64_t *retx; /* ring of segments to send again */
+    size_t retx_head, retx_count;
+    uint64_t next_seg, next_tx;
+    struct sent_rec *sent; /* ring of sends in order, 2 * ro.cap */
+    size_t sent_head, sent_count;
+    uint64_t hi_answered_tx;
+    unsigned in_flight;
+    int64_t final_seg;
+    int started, paused, done, result;
+    int64_t start_us, end_us, last_progress_us, last_cut_us;
+    struct ccnx_buf err;
+    struct ccnx_fetch_stats stats;
+};
+
+static int64_t now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+void ccnx_fetch_params_init(struct ccnx_fetch_params *p)
+{
+    memset(p, 0, sizeof *p);
+    p->resolve = 1;
+    p->scope = -1;
+}
+
+int ccnx_fetch_segment_interest(struct ccnx_buf *out, const struct ccnx_name *versioned,
+                                uint64_t segment, int allow_stale, int scope, uint64_t lifetime)
+{
+    struct ccnx_name n;
+    int rc = ccnx_name_init(&n);
+    rc = rc == 0 ? ccnx_name_copy(&n, versioned) : rc;
+    rc = rc == 0 ? ccnx_naming_append_segment(&n, segment) : rc;
+    struct ccnx_interest_params ip;
+    ccnx_interest_params_init(&ip);
+    ip.name = n.enc.data;
+    ip.name_len = n.enc.len;
+    ip.max_suffix = 1;
+    ip.answer_origin_kind = allow_stale ? CCNX_AOK_DEFAULT | CCNX_AOK_STALE : -1;
+    ip.scope = scope >= 0 && scope <= 2 ? scope : -1;
+    ip.lifetime_units = lifetime > 0 ? (int64_t)lifetime : -1;
+    rc = rc == 0 ? ccnx_interest_build(out, &ip) : rc;
+    ccnx_name_free(&n);
+    return rc;
+}
+
+static struct seg_slot *slot_of(struct ccnx_fetch *f, uint64_t seg)
+{
+    return &f->slots[seg & (f->ro.cap - 1)];
+}
+
+/* ---- The end ---- */
+
+static void cancel_flight(struct ccnx_fetch *f, uint64_t from)
+{
+    for (uint64_t s = from < f->ro.base ? f->ro.base : from; s < f->next_seg; s++) {
+        struct seg_slot *sl = slot_of(f, s);
+        if (sl->seg != s) {
+            continue;
+        }
+        if (sl->state == SLOT_FLIGHT && sl->pending_id != 0) {
+            ccnx_client_cancel(f->c, sl->pending_id);
+            sl->pending_id = 0;
+            f->in_flight -= sl->counted;
+            sl->counted = 0;
+        }
+        if (sl->state == SLOT_FLIGHT || sl->state == SLOT_LOST) {
+            sl->state = SLOT_IDLE;
+        }
+    }
+}
+
+static void finish(struct ccnx_fetch *f, int rc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void finish(struct ccnx_fetch *f, int rc, const char *fmt, ...)
+{
+    if (f->done) {
+        return;
+    }
+    f->done = 1;
+    f->result = rc;
+    f->end_us = now_us();
+    ccnx_buf_reset(&f->err);
+    va_list ap;
+    va_start(ap, fmt);
+    ccnx_buf_vprintf(&f->err, fmt, ap);
+    va_end(ap);
+    if (f->slots != NULL) {
+        cancel_flight(f, f->ro.base);
+    }
+    ccnx_verifier_cancel(f->p.verifier, f);
+    const char *text = ccnx_buf_cstr(&f->err);
+    if (f->p.on_done != NULL) {
+        f->p.on_done(f->p.arg, rc, text != NULL ? text : "out of memory");
+    }
+}
+
+static const char *uri_of(struct ccnx_buf *b, const uint8_t *name, size_t len)
+{
+    ccnx_buf_reset(b);
+    ccnx_uri_append(b, name, len);
+    const char *s = ccnx_buf_cstr(b);
+    return s != NULL ? s : "?";
+}
+
+/* ---- Sending ---- */
+
+static void seg_content(void *arg, const uint8_t *obj, size_t len,
+                        const struct ccnx_content_parsed *pc);
+static void seg_timeout(void *arg);
+
+/* A retransmission carries an Exclude of one 32-byte component no implicit
+ * digest will equal (it holds the transmission number), which changes
+ * nothing it matches but makes it a distinct Interest: a forwarder that
+ * still holds the lost one (ours sweeps expired entries only every 100 ms,
+ * and aggregates a re-expressed Interest from the same face) forwards it
+ * instead of swallowing it. */
+static int build_interest(struct ccnx_fetch *f, uint64_t seg, const struct seg_slot *sl,
+                          uint64_t lifetime)
+{
+    uint8_t marker[CCNX_DIGEST_LEN] = {0};
+    for (int i = 0; i < 8; i++) {
+        marker[CCNX_DIGEST_LEN - 1 - i] = (uint8_t)(f->next_tx >> (8 * i));
+    }
+    struct ccnx_exclude_item ex = {CCNX_EXCLUDE_COMPONENT, marker, sizeof marker};
+    ccnx_name_truncate(&f->segname, f->name.count);
+    ccnx_naming_append_segment(&f->segname, seg);
+    ccnx_buf_reset(&f->msg);
+    int rc = ccnx_buf_status(&f->segname.enc);
+    if (rc != 0) {
+        return rc;
+    }
+    struct ccnx_interest_params ip;
+    ccnx_interest_params_init(&ip);
+    ip.name = f->segname.enc.data;
+    ip.name_len = f->segname.enc.len;
+    ip.max_suffix = 1;
+    if (sl->sends > 0) {
+        ip.exclude = &ex;
+        ip.exclude_count = 1;
+    }
+    ip.answer_origin_kind = f->p.allow_stale ? CCNX_AOK_DEFAULT | CCNX_AOK_STALE : -1;
+    ip.scope = f->p.scope >= 0 && f->p.scope <= 2 ? f->p.scope : -1;
+    ip.lifetime_units = lifetime > 0 ? (int64_t)lifetime : 1;
+    return ccnx_interest_build(&f->msg, &ip);
+}
+
+static int send_seg(struct ccnx_fetch *f, uint64_t seg)
+{
+    struct seg_slot *sl = slot_of(f, seg);
+    if (sl->seg != seg || sl->state == SLOT_IDLE) {
+        sl->sends = 0;
+    }
+    sl->f = f;
+    sl->seg = seg;
+    /* Each transmission of one segment waits twice as long (back-off). */
+    double wait = f->rtt.rto;
+    for (unsigned i = 0; i < sl->sends && wait < MAX_RTO_MS; i++) {
+        wait *= 2;
+    }
+    wait = wait > MAX_RTO_MS ? MAX_RTO_MS : wait;
+    /* The lifetime ends before the timer, so a forwarder has let the
+     * Interest go by the time it is sent again. */
+    int rc = build_interest(f, seg, sl, (uint64_t)(wait * 0.75 * 4096 / 1000));
+    struct ccnx_express_opts o = {seg_content, seg_timeout, sl, (int)(wait + 0.999), 0};
+    if (rc == 0) {
+        rc = ccnx_client_express(f->c, f->msg.data, f->msg.len, &o, &sl->pending_id);
+    }
+    if (rc != 0) {
+        return rc;
+    }
+    sl->tx = f->next_tx++;
+    sl->sent_us = now_us();
+    sl->state = SLOT_FLIGHT;
+    sl->counted = 1;
+    size_t ring = 2 * f->ro.cap;
+    if (f->sent_count == ring) {
+        f->sent_head = (f->sent_head + 1) % ring;
+        f->sent_count--;
+    }
+    f->sent[(f->sent_head + f->sent_count) % ring] = (struct sent_rec){sl->tx, seg};
+    f->sent_count++;
+    f->stats.retransmissions += sl->sends > 0;
+    sl->sends++;
+    f->in_flight++;
+    f->stats.interests++;
+    return 0;
+}
+
+static int next_to_send(struct ccnx_fetch *f, uint64_t *seg)
+{
+    while (f->retx_count > 0) {
+        uint64_t s = f->retx[f->retx_head];
+        f->retx_head = (f->retx_head + 1) % (2 * f->ro.cap);
+        f->retx_count--;
+        if (slot_of(f, s)->state == SLOT_LOST && slot_of(f, s)->seg == s) {
+            *seg = s;
+            return 1;
+        }
+    }
+    if (ccnx_reorder_fits(&f->ro, f->next_seg) &&
+        (f->final_seg < 0 || f->next_seg <= (uint64_t)f->final_seg)) {
+        *seg = f->next_seg++;
+        return 1;
+    }
+    return 0;
+}
+
+static void fill(struct ccnx_fetch *f)
+{
+    uint64_t seg;
+    while (!f->paused && !f->done && f->in_flight < ccnx_cwnd_allowed(&f->cw) &&
+           next_to_send(f, &seg)) {
+        int rc = send_seg(f, seg);
+        if (rc != 0) {
+            finish(f, rc, "cannot send the Interest for segment %llu: %s", (unsigned long long)seg,
+                   ccnx_strerror(rc));
+        }
+    }
+}
+
+/* ---- Receiving ---- */
+
+static void deliver(struct ccnx_fetch *f, uint64_t seg, const uint8_t *p, size_t n)
+{
+    f->stats.bytes += n;
+    f->stats.segments++;
+    if (f->p.on_data != NULL) {
+        f->p.on_data(f->p.arg, seg, p, n);
+    }
+}
+
+static void accept_segment(struct ccnx_fetch *f, uint64_t seg, const uint8_t *p, size_t n)
+{
+    struct seg_slot *sl = slot_of(f, seg);
+    if (seg != f->ro.base) {
+        sl->state = SLOT_HAVE;
+        int rc = ccnx_reorder_put(&f->ro, seg, p, n);
+        if (rc < 0) {
+            finish(f, rc, "cannot keep segment %llu: %s", (unsigned long long)seg,
+                   ccnx_strerror(rc));
+        }
+        return;
+    }
+    sl->state = SLOT_IDLE;
+    ccnx_reorder_skip(&f->ro);
+    deliver(f, seg, p, n);
+    while (!f->done && ccnx_reorder_pop(&f->ro, &p, &n)) {
+        slot_of(f, f->ro.base - 1)->state = SLOT_IDLE;
+        deliver(f, f->ro.base - 1, p, n);
+    }
+    if (!f->done && f->final_seg >= 0 && f->ro.base > (uint64_t)f->final_seg) {
+        finish(f, 0, "%s", "");
+    }
+}
+
+static void seg_checked(void *arg, int result, const char *error, const uint8_t *obj, size_t len,
+                        const struct ccnx_content_parsed *pc)
+{
+    (void)len;
+    struct ccnx_fetch *f = arg;
+    uint64_t seg = 0;
+    if (f->done || pc == NULL ||
+        ccnx_naming_last_is_segment_ccnb(obj + pc->name.off, pc->name.len, &seg) != 1 ||
+        slot_of(f, seg)->state != SLOT_CHECKING || slot_of(f, seg)->seg != seg) {
+        return;
+    }
+    if (result != 0) {
+        finish(f, result, "rejected: %s", error);
+        return;
+    }
+    accept_segment(f, seg, obj + pc->content_value.off, pc->content_value.len);
+    fill(f);
+}
+
+/* GONE, NACK, LINK and ENCR are answers, but not the content asked for. */
+static int refuse_type(struct ccnx_fetch *f, const uint8_t *obj,
+                       const struct ccnx_content_parsed *pc)
+{
+    if (pc->type == CCNX_TYPE_DATA || pc->type == CCNX_TYPE_KEY) {
+        return 0;
+    }
+    struct ccnx_buf u = CCNX_BUF_INIT, t = CCNX_BUF_INIT;
+    const char *name = uri_of(&u, obj + pc->name.off, pc->name.len);
+    struct ccnx_link link;
+    if (pc->type == CCNX_TYPE_GONE) {
+        finish(f, CCNX_E_NOTFOUND, "%s is GONE: its publisher withdrew it", name);
+    } else if (pc->type == CCNX_TYPE_NACK) {
+        finish(f, CCNX_E_NOTFOUND, "%s: the publisher answered NACK (it has no such content)",
+               name);
+    } else if (pc->type == CCNX_TYPE_LINK &&
+               ccnx_link_parse(obj + pc->content_value.off, pc->content_value.len, &link) == 0) {
+        finish(f, CCNX_E_UNSUPPORTED, "%s is a LINK to %s: fetch that name instead", name,
+               uri_of(&t, link.name, link.name_len));
+    } else if (pc->type == CCNX_TYPE_ENCR) {
+        finish(f, CCNX_E_UNSUPPORTED, "%s is encrypted (ENCR), which cannot be decrypted here",
+               name);
+    } else {
+        const char *tn = ccnx_content_type_name(pc->type);
+        finish(f, CCNX_E_UNSUPPORTED, "%s has content type %s, not data", name,
+               tn != NULL ? tn : "unknown");
+    }
+    ccnx_buf_free(&u);
+    ccnx_buf_free(&t);
+    return 1;
+}
+
+/* The segment whose last component equals FinalBlockID is the last; a
+ * FinalBlockID that names a later segment is taken as the end too. */
+static void note_final(struct ccnx_fetch *f, uint64_t seg, const uint8_t *obj,
+                       const struct ccnx_content_parsed *pc)
+{
+    if (!pc->has_final_block_id) {
+        return;
+    }
+    uint64_t fin;
+    struct ccnx_comp last = {NULL, 0};
+    struct ccnx_name_iter it;
+    if (ccnx_name_iter_init(&it, obj + pc->name.off, pc->name.len) == 0) {
+        while (ccnx_name_iter_next(&it, &last) == 1) {
+        }
+    }
+    const uint8_t *fb = obj + pc->final_block_id.off;
+    if (last.n > 0 && last.n == pc->final_block_id.len && memcmp(last.p, fb, last.n) == 0) {
+        fin = seg;
+    } else if (ccnx_naming_segment_decode(fb, pc->final_block_id.len, &fin) != 0 ||
+               fin >= (uint64_t)INT64_MAX) {
+        return;
+    }
+    if (f->final_seg >= 0 && (uint64_t)f->final_seg <= fin) {
+        return;
+    }
+    f->final_seg = (int64_t)fin;
+    f->stats.final_segment = f->final_seg;
+    if (f->next_seg > fin + 1) {
+        cancel_flight(f, fin + 1);
+        f->next_seg = fin + 1;
+    }
+}
+
+/* A lost Interest: the window is cut at most once per loss episode, an
+ * episode lasting at least one RTO (on a fast local path the round trip is
+ * far shorter than the timers, and random losses would otherwise keep the
+ * window at a few segments); then the segment is queued to be sent again. */
+static void note_loss(struct ccnx_fetch *f, struct seg_slot *sl, int silent)
+{
+    int64_t now = now_us();
+    if (now - f->last_cut_us >= (int64_t)(f->rtt.rto * 1000) &&
+        ccnx_cwnd_on_loss(&f->cw, sl->tx, f->next_tx)) {
+        f->last_cut_us = now;
+        if (silent) {
+            ccnx_rtt_backoff(&f->rtt); /* nothing came back at all: back off */
+        }
+    }
+    sl->state = SLOT_LOST;
+    /* each segment is queued at most once while lost, and stale entries
+     * (segments given up at the end) are few: twice the ring is room enough */
+    if (f->retx_count < 2 * f->ro.cap) {
+        f->retx[(f->retx_head + f->retx_count) % (2 * f->ro.cap)] = sl->seg;
+        f->retx_count++;
+    }
+}
+
+/* Interests sent well before the latest one answered are taken as lost,
+ * once they are also older than the reordering allowance. */
+static void note_answered(struct ccnx_fetch *f, uint64_t tx)
+{
+    if (tx > f->hi_answered_tx) {
+        f->hi_answered_tx = tx;
+    }
+    size_t ring = 2 * f->ro.cap;
+    int64_t now = now_us();
+    int64_t allowance = (int64_t)(f->rtt.srtt * 250) + REORDER_US;
+    while (f->sent_count > 0 && f->sent[f->sent_head].tx + LOSS_REORDER < f->hi_answered_tx) {
+        struct sent_rec r = f->sent[f->sent_head];
+        struct seg_slot *sl = slot_of(f, r.seg);
+        int live = sl->seg == r.seg && sl->tx == r.tx && sl->state == SLOT_FLIGHT && sl->counted;
+        if (live && now - sl->sent_us < allowance) {
+            break;
+        }
+        f->sent_head = (f->sent_head + 1) % ring;
+        f->sent_count--;
+        if (live) {
+            ccnx_client_cancel(f->c, sl->pending_id);
+            sl->pending_id = 0;
+            sl->counted = 0;
+            f->in_flight--;
+            note_loss(f, sl, 0);
+        }
+    }
+}
+
+static void seg_content(void *arg, const uint8_t *obj, size_t len,
+                        const struct ccnx_content_parsed *pc)
+{
+    struct seg_slot *sl = arg;
+    struct ccnx_fetch *f = sl->f;
+    int64_t now = now_us();
+    sl->pending_id = 0;
+    f->in_flight -= sl->counted;
+    sl->counted = 0;
+    note_answered(f, sl->tx);
+    if (sl->sends == 1) {
+        ccnx_rtt_sample(&f->rtt, (double)(now - sl->sent_us) / 1000.0);
+    }
+    ccnx_cwnd_on_data(&f->cw);
+    f->last_progress_us = now;
+    if (f->done || refuse_type(f, obj, pc)) {
+        return;
+    }
+    note_final(f, sl->seg, obj, pc);
+    sl->state = SLOT_CHECKING;
+    ccnx_verifier_check(f->p.verifier, obj, len, pc, seg_checked, f);
+    fill(f);
+}
+
+static void seg_timeout(void *arg)
+{
+    struct seg_slot *sl = arg;
+    struct ccnx_fetch *f = sl->f;
+    int silent = sl->counted; /* nothing sent after it came back either */
+    sl->pending_id = 0;
+    f->in_flight -= sl->counted;
+    sl->counted = 0;
+    f->stats.timeouts++;
+    if (f->done) {
+        return;
+    }
+    int64_t now = now_us();
+    if (!f->paused && now - f->last_progress_us >= (int64_t)f->p.timeout_ms * 1000) {
+        struct ccnx_buf u = CCNX_BUF_INIT;
+        const char *name = uri_of(&u, f->name.enc.data, f->name.enc.len);
+        if (!ccnx_client_connected(f->c)) {
+            finish(f, CCNX_E_IO,
+                   "lost the connection to ccnd (%s) and it did not come back within %d ms",
+                   ccnx_client_where(f->c), f->p.timeout_ms);
+        } else {
+            finish(f, CCNX_E_NOTFOUND, "timeout: no answer for segment %llu of %s within %d ms",
+                   (unsigned long long)sl->seg, name, f->p.timeout_ms);
+        }
+        ccnx_buf_free(&u);
+        return;
+    }
+    note_loss(f, sl, silent);
+    fill(f);
+}
+
+/* ---- Life cycle ---- */
+
+static int pipeline_start(struct ccnx_fetch *f)
+{
+    unsigned win = f->p.max_window;
+    size_t cap = (size_t)win * REORDER_PER_WIN;
+    int rc = ccnx_reorder_init(&f->ro, cap < REORDER_MIN ? REORDER_MIN : cap, f->p.start_segment);
+    if (rc != 0) {
+        return rc;
+    }
+    f->slots = calloc(f->ro.cap, sizeof *f->slots);
+    f->retx = calloc(2 * f->ro.cap, sizeof *f->retx);
+    f->sent = calloc(2 * f->ro.cap, sizeof *f->sent);
+    if (f->slots == NULL || f->retx == NULL || f->sent == NULL) {
+        return CCNX_E_NOMEM;
+    }
+    rc = ccnx_name_copy(&f->segname, &f->name);
+    if (rc != 0) {
+        return rc;
+    }
+    ccnx_rtt_init(&f->rtt, INITIAL_RTO_MS, f->p.min_rto_ms, MAX_RTO_MS);
+    ccnx_cwnd_init(&f->cw, f->p.initial_window, win);
+    f->next_seg = f->p.start_segment;
+    f->start_us = f->last_progress_us = now_us();
+    f->started = 1;
+    fill(f);
+    return 0;
+}
+
+static void resolved(void *arg, int result, const struct ccnx_name *name, const char *error)
+{
+    struct ccnx_fetch *f = arg;
+    f->resolving = NULL;
+    if (result < 0) {
+        finish(f, result, "%s", error);
+        return;
+    }
+    int rc = ccnx_name_copy(&f->name, name);
+    rc = rc == 0 ? pipeline_start(f) : rc;
+    if (rc != 0) {
+        finish(f, rc, "cannot start the fetch: %s", ccnx_strerror(rc));
+    }
+}
+
+int ccnx_fetch_start(struct ccnx_client *c, const struct ccnx_fetch_params *p,
+                     struct ccnx_fetch **out)
+{
+    if (c == NULL || p == NULL || p->name == NULL || out == NULL) {
+        return CCNX_E_INVAL;
+    }
+    struct ccnx_fetch *f = calloc(1, sizeof *f);
+    if (f == NULL) {
+        return CCNX_E_NOMEM;
+    }
+    f->c = c;
+    f->p = *p;
+    f->p.max_window = p->max_window > 0 ? p->max_window : DEFAULT_WINDOW;
+    f->p.initial_window = p->initial_window > 0 ? p->initial_window : DEFAULT_INITIAL;
+    f->p.timeout_ms = p->timeout_ms > 0 ? p->timeout_ms : DEFAULT_TIMEOUT;
+    f->p.min_rto_ms = p->min_rto_ms > 0 ? p->min_rto_ms : DEFAULT_MIN_RTO;
+    f->final_seg = -1;
+    f->stats.final_segment = -1;
+    ccnx_buf_init(&f->msg);
+    ccnx_buf_init(&f->err);
+    int rc = ccnx_name_init(&f->name);
+    rc = rc == 0 ? ccnx_name_init(&f->segname) : rc;
+    rc = rc == 0 ? ccnx_name_copy(&f->name, p->name) : rc;
+    if (rc == 0 && p->resolve) {
+        int resolve_timeout =
+            f->p.timeout_ms < CCNX_RESOLVE_TIMEOUT_MS ? f->p.timeout_ms : CCNX_RESOLVE_TIMEOUT_MS;
+        rc = ccnx_resolve_start(c, p->name, p->resolve_flags, resolve_timeout, resolved, f,
+                                &f->resolving);
+    } else if (rc == 0) {
+        rc = pipeline_start(f);
+    }
+    if (rc != 0) {
+        f->done = 1; /* no callback for a fetch that never started */
+        ccnx_fetch_destroy(f);
+        return rc;
+    }
+    *out = f;
+    return 0;
+}
+
+void ccnx_fetch_destroy(struct ccnx_fetch *f)
+{
+    if (f == NULL) {
+        return;
+    }
+    ccnx_resolve_cancel(f->resolving);
+    if (f->slots != NULL) {
+        cancel_flight(f, f->ro.base);
+    }
+    ccnx_verifier_cancel(f->p.verifier, f);
+    ccnx_reorder_free(&f->ro);
+    free(f->slots);
+    free(f->retx);
+    free(f->sent);
+    ccnx_name_free(&f->name);
+    ccnx_name_free(&f->segname);
+    ccnx_buf_free(&f->msg);
+    ccnx_buf_free(&f->err);
+    free(f);
+}
+
+void ccnx_fetch_pause(struct ccnx_fetch *f)
+{
+    f->paused = 1;
+}
+
+void ccnx_fetch_resume(struct ccnx_fetch *f)
+{
+    f->paused = 0;
+    f->last_progress_us = now_us(); /* a pause is no silence of the publisher */
+    if (f->started) {
+        fill(f);
+    }
+}
+
+int ccnx_fetch_done(const struct ccnx_fetch *f)
+{
+    return f->done;
+}
+
+const struct ccnx_name *ccnx_fetch_name(const struct ccnx_fetch *f)
+{
+    return &f->name;
+}
+
+const struct ccnx_fetch_stats *ccnx_fetch_stats(const struct ccnx_fetch *f)
+{
+    struct ccnx_fetch *m = (struct ccnx_fetch *)f;
+    m->stats.srtt_ms = f->rtt.srtt;
+    m->stats.rto_ms = f->rtt.rto;
+    m->stats.cwnd = f->cw.cwnd;
+    if (f->started) {
+        int64_t end = f->done ? f->end_us : now_us();
+        m->stats.elapsed_s = (double)(end - f->start_us) / 1e6;
+    }
+    return &f->stats;
+}
+
+/* ---- Running the loop ---- */
+
+struct run_state {
+    const struct ccnx_fetch_params *user;
+    int done;
+    int rc;
+    struct ccnx_buf *err;
+};
+
+static void run_data(void *arg, uint64_t seg, const uint8_t *p, size_t n)
+{
+    struct run_state *s = arg;
+    if (s->user->on_data != NULL) {
+        s->user->on_data(s->user->arg, seg, p, n);
+    }
+}
+
+static void run_done(void *arg, int result, const char *error)
+{
+    struct run_state *s = arg;
+    s->done = 1;
+    s->rc = result;
+    if (s->err != NULL) {
+        ccnx_buf_reset(s->err);
+        ccnx_buf_append_str(s->err, error);
+    }
+    if (s->user->on_done != NULL) {
+        s->user->on_done(s->user->arg, result, error);
+    }
+}
+
+int ccnx_fetch_run(struct ccnx_client *c, const struct ccnx_fetch_params *p,
+                   struct ccnx_fetch_stats *stats, struct ccnx_buf *err)
+{
+    struct run_state s = {p, 0, 0, err};
+    struct ccnx_fetch_params q = *p;
+    q.on_data = run_data;
+    q.on_done = run_done;
+    q.arg = &s;
+    struct ccnx_fetch *f = NULL;
+    int rc = ccnx_fetch_start(c, &q, &f);
+    if (rc != 0) {
+        if (err != NULL) {
+            ccnx_buf_reset(err);
+            ccnx_buf_printf(err, "cannot start the fetch: %s", ccnx_strerror(rc));
+        }
+        return rc;
+    }
+    /* Every Interest in flight has a timer, and the fetch ends once no
+     * answer has come for timeout_ms. */
+    while (!s.done) {
+        ccnx_client_run(c, 100);
+    }
+    if (stats != NULL) {
+        *stats = *ccnx_fetch_stats(f);
+    }
+    ccnx_fetch_destroy(f);
+    return s.rc;
+}
