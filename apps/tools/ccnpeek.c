@@ -136,11 +136,13 @@ int main(int argc, char **argv)
     ccnx_verifier_set_enabled(v, !o.unverified);
     build_interest(&msg, &name, &o);
     int res = ccnx_fetch_object(c, v, msg.data, msg.len, wait_ms, &obj, &err);
-    if (res == CCNX_E_NOTFOUND) {
+    /* A key that cannot be found is also "not found", but an object came. */
+    int key_missing = res == CCNX_E_NOTFOUND && strncmp(ccnx_buf_cstr(&err), "key ", 4) == 0;
+    if (res == CCNX_E_NOTFOUND && !key_missing) {
         tool_die("nothing answered for %s within %g s", o.uri, o.wait);
     } else if (res != 0) {
-        tool_die("%s%s", ccnx_buf_cstr(&err),
-                 res == CCNX_E_BADSIG || res == CCNX_E_NOKEY ? " (-u accepts it anyway)" : "");
+        int checked = res == CCNX_E_BADSIG || res == CCNX_E_NOKEY || key_missing;
+        tool_die("%s%s", ccnx_buf_cstr(&err), checked ? " (-u accepts it anyway)" : "");
     }
     struct ccnx_content_parsed pc;
     if (ccnx_content_parse(obj.data, obj.len, &pc) != 0) {

@@ -1,5 +1,6 @@
-/* HTTP on accepted TCP faces. The reference forwarder serves its status
- * page on the ccnb TCP port and tells the two apart by the first bytes; a
+/* HTTP on accepted stream faces (TCP and the unix socket, where the
+ * reference's ccndsmoketest asks). The reference forwarder serves its status
+ * page on the ccnb stream faces and tells the two apart by the first bytes; a
  * ccnb message never starts with "GET " in practice (Interest and
  * ContentObject headers start with 0x01 and 0x04). Only the request line is
  * read: the reference's own tools send "GET /?l=none " without headers. */
@@ -33,8 +34,8 @@ void face_set_http_handler(struct face_table *ft, face_http_fn fn, void *arg)
 
 int face_http_claims(const struct face *f, const uint8_t *p, size_t n)
 {
-    if (f->ft->http_fn == NULL || f->kind != FACE_KIND_TCP || !(f->flags & FACE_F_ACCEPTED) ||
-        n == 0) {
+    int stream = f->kind == FACE_KIND_TCP || f->kind == FACE_KIND_UNIX;
+    if (f->ft->http_fn == NULL || !stream || !(f->flags & FACE_F_ACCEPTED) || n == 0) {
         return 0;
     }
     /* A first read shorter than 4 bytes is claimed on its prefix and checked

@@ -61,6 +61,33 @@ static void http_get(const char *target, struct ccnx_buf *out)
     assert_non_null(ccnx_buf_cstr(out));
 }
 
+/* The reference's ccndsmoketest asks for the page on the unix socket with a
+ * bare request line ("GET / " and no headers); the answer is the same page. */
+static void test_status_on_unix_socket(void **state)
+{
+    (void)state;
+    int fd = tu_ccnd_connect(&ccnd);
+    static const char req[] = "GET /?f=xml ";
+    assert_int_equal(write(fd, req, sizeof req - 1), (ssize_t)(sizeof req - 1));
+    struct ccnx_buf page = CCNX_BUF_INIT;
+    for (;;) {
+        struct pollfd p = {fd, POLLIN, 0};
+        assert_true(poll(&p, 1, 5000) == 1);
+        uint8_t *space = ccnx_buf_reserve(&page, 65536);
+        ssize_t got = read(fd, space, 65536);
+        assert_true(got >= 0);
+        if (got == 0) {
+            break;
+        }
+        page.len += (size_t)got;
+    }
+    close(fd);
+    const char *text = ccnx_buf_cstr(&page);
+    assert_non_null(strstr(text, "HTTP/1.1 200"));
+    assert_non_null(strstr(text, "<ccnd>"));
+    ccnx_buf_free(&page);
+}
+
 /* Runs a shell command with the test's port; its output in out, exit code returned. */
 static int run(const char *cmd, char *out, size_t n)
 {
@@ -166,6 +193,7 @@ int main(void)
     signal(SIGPIPE, SIG_IGN);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_status_page),
+        cmocka_unit_test(test_status_on_unix_socket),
         cmocka_unit_test(test_tools),
     };
     return cmocka_run_group_tests(tests, start_ccnd, stop_ccnd);
