@@ -4,7 +4,7 @@
  * the next-level components already seen under it. Every answer names one
  * object (printed once, known by its digest) and one child component, which
  * is excluded from now on and becomes a prefix to explore in turn. A prefix
- * is done when a round stays unanswered for a second; the tool ends when
+ * is done when a round stays unanswered (see round_ms); the tool ends when
  * every prefix is done. */
 #include <ccnx/error.h>
 #include <ccnx/interest.h>
@@ -18,8 +18,9 @@
 #include "tool.h"
 #include "tool_client.h"
 
-#define ROUND_MS      1000
-#define MAX_EXPLORING 16 /* prefixes with an Interest out at once */
+#define ROUND_MS      1000 /* wait for an answer before anything was measured */
+#define MIN_ROUND_MS  100
+#define MAX_EXPLORING 64 /* prefixes with an Interest out at once */
 
 static const uint8_t no_digest[CCNX_DIGEST_LEN]; /* an empty slot of the set */
 
@@ -33,6 +34,7 @@ struct prefix {
     struct comp *excl; /* kept in canonical order */
     size_t nexcl, cap;
     struct prefix *next; /* in the waiting list */
+    int64_t asked_at;    /* ms, when the current Interest went out */
     struct slurp *owner;
 };
 
@@ -43,6 +45,7 @@ struct slurp {
     uint8_t (*digests)[CCNX_DIGEST_LEN]; /* open addressing set */
     size_t dcap, dcount;
     unsigned long printed;
+    int64_t slowest; /* longest answer time seen, ms; -1 before the first */
 };
 
 static void usage(FILE *f)
@@ -50,7 +53,7 @@ static void usage(FILE *f)
     fprintf(f,
             "Usage: %s [-h] URI\n"
             "Print the names of all content found under URI, one per line, as ccnx: URIs.\n"
-            "Ends when no new answer has come for a second under any prefix.\n"
+            "Ends when nothing new has come for a while under any prefix.\n"
             "\n"
             "Exit status: 0 done, 1 failure, 2 usage.\n",
             tool_name());
@@ -158,6 +161,10 @@ static void answered(void *arg, const uint8_t *obj, size_t len,
 {
     struct prefix *p = arg;
     struct slurp *s = p->owner;
+    int64_t took = ccnx_client_now_ms() - p->asked_at;
+    if (took > s->slowest) {
+        s->slowest = took;
+    }
     uint8_t digest[CCNX_DIGEST_LEN];
     if (ccnx_content_digest(obj, len, digest) != 0) {
         return;
@@ -209,6 +216,18 @@ static void round_over(void *arg)
     start_waiting(s);
 }
 
+/* How long a round waits: a full second until answers have been timed,
+ * then a few times the slowest answer seen (a prefix with nothing more under
+ * it would otherwise cost a second each). */
+static int round_ms(const struct slurp *s)
+{
+    if (s->slowest < 0) {
+        return ROUND_MS;
+    }
+    int64_t ms = 4 * s->slowest + 50;
+    return ms < MIN_ROUND_MS ? MIN_ROUND_MS : ms > ROUND_MS ? ROUND_MS : (int)ms;
+}
+
 static void ask(struct prefix *p)
 {
     struct ccnx_exclude_item *ex = calloc(p->nexcl + 1, sizeof *ex);
@@ -225,7 +244,8 @@ static void ask(struct prefix *p)
     ip.exclude = p->nexcl ? ex : NULL;
     ip.exclude_count = p->nexcl;
     struct ccnx_buf msg = CCNX_BUF_INIT;
-    struct ccnx_express_opts o = {answered, round_over, p, ROUND_MS, 0};
+    struct ccnx_express_opts o = {answered, round_over, p, round_ms(p->owner), 0};
+    p->asked_at = ccnx_client_now_ms();
     if (ccnx_interest_build(&msg, &ip) != 0 ||
         ccnx_client_express(p->owner->c, msg.data, msg.len, &o, NULL) != 0) {
         tool_die("cannot express an Interest: %s", ccnx_client_error(p->owner->c));
@@ -247,6 +267,7 @@ int main(int argc, char **argv)
     struct ccnx_name root;
     tool_parse_uri(&root, argv[1]);
     struct slurp s = {0};
+    s.slowest = -1;
     s.c = tool_client_open();
     queue_prefix(&s, &root);
     start_waiting(&s);
