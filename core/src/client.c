@@ -26,6 +26,7 @@
 
 #define READ_CHUNK       (256 * 1024)
 #define MAX_ELEMENT_SIZE (1 << 20) /* larger than any message ccnd forwards */
+#define DESTROY_DRAIN_MS 2000      /* how long destroy waits for queued output */
 
 int64_t ccnx_client_now_ms(void)
 {
@@ -235,6 +236,8 @@ static int client_connect(struct ccnx_client *c)
     return 0;
 }
 
+static void drain_output(struct ccnx_client *c, int ms);
+
 static void try_reconnect(void *arg)
 {
     struct ccnx_client *c = arg;
@@ -286,8 +289,10 @@ void ccnx_client_destroy(struct ccnx_client *c)
         return;
     }
     if (c->fd >= 0) {
-        c->in_process = 0;
-        ccnx_client_process(c); /* a last try to send what is queued */
+        c->reconnect = 1; /* a failure now must not run timeout callbacks */
+        drain_output(c, DESTROY_DRAIN_MS);
+    }
+    if (c->fd >= 0) {
         close(c->fd);
     }
     filter_free_all(c);
@@ -379,6 +384,21 @@ static int flush_output(struct ccnx_client *c)
         c->out_off = 0;
     }
     return 0;
+}
+
+/* Waits up to ms for queued output to reach ccnd, without reading (no
+ * callback may run): a tool that puts an object and exits at once must not
+ * lose it. */
+static void drain_output(struct ccnx_client *c, int ms)
+{
+    int64_t end = ccnx_client_now_ms() + ms;
+    while (c->fd >= 0 && ccnx_client_output_pending(c) > 0 && flush_output(c) == 0) {
+        int64_t left = end - ccnx_client_now_ms();
+        struct pollfd p = {c->fd, POLLOUT, 0};
+        if (left <= 0 || poll(&p, 1, (int)left) <= 0) {
+            break;
+        }
+    }
 }
 
 int client_send(struct ccnx_client *c, const uint8_t *p, size_t n)
