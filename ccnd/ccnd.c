@@ -160,13 +160,13 @@ static int fw_send(void *arg, unsigned faceid, const uint8_t *msg, size_t len)
 static int fw_face_props(void *arg, unsigned faceid, struct fw_face_props *out)
 {
     struct ccnd *d = arg;
-    struct face_info fi;
-    if (face_get_info(d->faces, faceid, &fi) != 0) {
+    unsigned flags;
+    if (face_get_flags(d->faces, faceid, &flags) != 0) {
         return -1;
     }
-    out->local = (fi.flags & FACE_F_LOCAL) != 0;
-    out->mcast = (fi.flags & FACE_F_MCAST) != 0;
-    out->datagram = (fi.flags & FACE_F_DGRAM) != 0;
+    out->local = (flags & FACE_F_LOCAL) != 0;
+    out->mcast = (flags & FACE_F_MCAST) != 0;
+    out->datagram = (flags & FACE_F_DGRAM) != 0;
     return 0;
 }
 
@@ -277,8 +277,10 @@ static void on_tick(struct loop *loop, void *arg)
 {
     struct ccnd *d = arg;
     uint64_t now = loop_now(loop);
+    face_batch_begin(d->faces); /* a face failing a send must not vanish under the forwarder */
     uint64_t next = fw_tick(d->fw, now);
     flush_internal(d);
+    face_batch_end(d->faces);
     schedule_tick(d, now, next);
 }
 

@@ -167,10 +167,18 @@ int face_send(struct face_table *ft, unsigned faceid, const uint8_t *msg, size_t
 
 /* Closes faceid (destroyed callback with FACE_CLOSE_REQUESTED). */
 int face_close(struct face_table *ft, unsigned faceid);
+/* Brackets work that sends outside any face callback (timers): what is
+ * queued in between goes out at the end, one write per face, and no face
+ * is closed (or freed) until then. Pairs nest. */
+void face_batch_begin(struct face_table *ft);
+void face_batch_end(struct face_table *ft);
 int face_set_permanent(struct face_table *ft, unsigned faceid, int permanent);
 
 /* Fills *info for faceid; CCNX_E_NOTFOUND if no such face. */
 int face_get_info(const struct face_table *ft, unsigned faceid, struct face_info *info);
+/* Just the FACE_F_* flags (the forwarder asks for every message): 0, or
+ * CCNX_E_NOTFOUND. */
+int face_get_flags(const struct face_table *ft, unsigned faceid, unsigned *flags);
 /* Next live faceid after `after` in slot order (FACE_NONE starts), or FACE_NONE. */
 unsigned face_next(const struct face_table *ft, unsigned after);
 /* Local address of a socket face (to learn an ephemeral port). */

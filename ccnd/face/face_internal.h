@@ -39,7 +39,9 @@ struct face {
     struct face_counters c;
     int last_errno;
     int dead;
+    int dirty; /* on the table's dirty list */
     struct face *next_dead;
+    struct face *next_dirty;
     struct face_http *http; /* set once the face turned out to speak HTTP */
 };
 
@@ -53,6 +55,7 @@ struct face_table {
     unsigned gen;
     unsigned depth;     /* nesting of callbacks: faces are freed at depth 0 */
     struct face *grave; /* closed faces waiting to be freed */
+    struct face *dirty; /* faces given output inside a callback, flushed on leaving it */
     struct loop_timer sweep;
     struct loop_timer resume; /* listeners paused when out of fds */
     int reserve_fd;           /* spare fd released to shed a connection under EMFILE */

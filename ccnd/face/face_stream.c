@@ -16,7 +16,7 @@
 
 #include <ccnx/error.h>
 
-#define STREAM_READ_CHUNK  16384
+#define STREAM_READ_CHUNK  65536
 #define STREAM_READ_BUDGET (256 * 1024) /* per wakeup, so one peer cannot starve others */
 #define STREAM_IOV_MAX     64
 #define LISTEN_PAUSE_US    100000

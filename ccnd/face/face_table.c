@@ -87,11 +87,41 @@ void face_enter(struct face_table *ft)
     ft->depth++;
 }
 
+static void face_flush(struct face *f);
+
+/* Output queued while a callback ran goes out in one write per face: a read
+ * that brings many Interests costs one sendmsg per answering face, not one
+ * per answer. */
+static void dirty_flush(struct face_table *ft)
+{
+    while (ft->dirty != NULL) {
+        struct face *f = ft->dirty;
+        ft->dirty = f->next_dirty;
+        f->dirty = 0;
+        if (!f->dead && !(f->flags & FACE_F_CONNECTING)) {
+            face_flush(f);
+        }
+    }
+}
+
 void face_leave(struct face_table *ft)
 {
+    if (ft->depth == 1) {
+        dirty_flush(ft); /* still inside: a face it closes goes to the grave */
+    }
     if (--ft->depth == 0) {
         grave_empty(ft);
     }
+}
+
+void face_batch_begin(struct face_table *ft)
+{
+    face_enter(ft);
+}
+
+void face_batch_end(struct face_table *ft)
+{
+    face_leave(ft);
 }
 
 void face_table_destroy(struct face_table *ft)
@@ -216,6 +246,16 @@ static void fill_info(const struct face *f, struct face_info *info)
     info->queued_bytes = f->queued;
     info->listener = f->sock;
     info->last_errno = f->last_errno;
+}
+
+int face_get_flags(const struct face_table *ft, unsigned faceid, unsigned *flags)
+{
+    const struct face *f = face_lookup(ft, faceid);
+    if (f == NULL) {
+        return CCNX_E_NOTFOUND;
+    }
+    *flags = f->flags;
+    return 0;
 }
 
 int face_get_info(const struct face_table *ft, unsigned faceid, struct face_info *info)
@@ -399,10 +439,19 @@ int face_send(struct face_table *ft, unsigned faceid, const uint8_t *msg, size_t
     }
     f->qtail = m;
     f->queued += len;
-    face_enter(ft);
-    if (!(f->flags & FACE_F_CONNECTING) && f->qhead == m) {
-        face_flush(f); /* write at once when nothing waits ahead */
+    if ((f->flags & FACE_F_CONNECTING) || f->qhead != m) {
+        return 0; /* the socket's watcher or a pending flush writes it */
     }
+    if (ft->depth > 0) {
+        if (!f->dirty) {
+            f->dirty = 1;
+            f->next_dirty = ft->dirty;
+            ft->dirty = f;
+        }
+        return 0;
+    }
+    face_enter(ft);
+    face_flush(f); /* outside any callback: write at once */
     face_leave(ft);
     return 0;
 }

@@ -1,6 +1,7 @@
 /* The forwarder object: creation, the per-Interest records, the
  * ContentObject pipeline, timers and face removal. The Interest pipeline
  * is in fw_interest.c, the strategy services in fw_strategy.c. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -65,6 +66,9 @@ static int add_default_internal_prefixes(struct fw *fw)
     return res < 0 ? res : fw_internal_add_prefix(fw, local, sizeof(local));
 }
 
+static void on_entry_expired(void *arg, struct pit_entry *e);
+static void expire_pending(struct fw *fw, uint64_t now);
+
 struct fw *fw_create(const struct fw_config *c, const struct fw_ops *ops, void *arg)
 {
     struct fw *fw = calloc(1, sizeof(*fw));
@@ -81,7 +85,8 @@ struct fw *fw_create(const struct fw_config *c, const struct fw_ops *ops, void *
     fw->rng = fw->cfg.seed != 0 ? fw->cfg.seed : seed_from_clock();
     if (fw->rng == 0)
         fw->rng = 1;
-    fw->next_due = UINT64_MAX;
+    dheap_init(&fw->due);
+    ccnx_buf_init(&fw->scratch);
     fw->cs = cs_create(fw->cfg.cs_capacity);
     fw->pit = pit_create(fw->cfg.pit_limit);
     fw->fib = fib_create();
@@ -96,14 +101,13 @@ struct fw *fw_create(const struct fw_config *c, const struct fw_ops *ops, void *
         return NULL;
     }
     cs_set_staleness(fw->cs, fw->cfg.cs_default_stale, fw->cfg.cs_max_stale);
+    pit_set_expire_hook(fw->pit, on_entry_expired, fw);
     return fw;
 }
 
 static void rec_free_mem(struct fw_rec *r)
 {
-    free(r->msg);
-    free(r->faces);
-    free(r->sched);
+    free(r->sched); /* faces and msg share its allocation */
     free(r);
 }
 
@@ -115,6 +119,7 @@ void fw_destroy(struct fw *fw)
         rec_free_mem(fw->recs[i]);
     free(fw->recs);
     free(fw->rbuckets);
+    dheap_free(&fw->due);
     for (size_t i = 0; fw->pbuckets != NULL && i < fw->npbuckets; i++) {
         struct fw_pstate *p = fw->pbuckets[i];
         while (p != NULL) {
@@ -128,6 +133,7 @@ void fw_destroy(struct fw *fw)
         free(fw->iprefix[i]);
     free(fw->iprefix);
     free(fw->iprefix_len);
+    ccnx_buf_free(&fw->scratch);
     if (fw->cs != NULL)
         cs_destroy(fw->cs);
     if (fw->pit != NULL)
@@ -187,6 +193,7 @@ struct fw_rec *fw_rec_add(struct fw *fw, struct pit_entry *e)
         return NULL;
     r->entry = e;
     r->timer = UINT64_MAX;
+    dheap_node_init(&r->due);
     r->index = fw->nrecs;
     fw->recs[fw->nrecs++] = r;
     size_t k = ptr_bucket(fw, e);
@@ -207,13 +214,16 @@ void fw_rec_remove(struct fw *fw, struct fw_rec *r)
     struct fw_rec *last = fw->recs[--fw->nrecs];
     fw->recs[r->index] = last;
     last->index = r->index;
+    dheap_remove(&fw->due, &r->due);
     rec_free_mem(r);
 }
 
-void fw_note_deadline(struct fw *fw, uint64_t when)
+void fw_note_deadline(struct fw *fw, struct fw_rec *rec, uint64_t when)
 {
-    if (when < fw->next_due)
-        fw->next_due = when;
+    if (!dheap_contains(&rec->due) || when < rec->due.when) {
+        /* out of memory: the send or timer is lost, as the Interest may be */
+        dheap_set(&fw->due, &rec->due, when);
+    }
 }
 
 /* ---- sending ---- */
@@ -346,6 +356,7 @@ void fw_on_message(struct fw *fw, unsigned faceid, const uint8_t *msg, size_t le
     struct ccnx_ccnb_reader r;
     ccnx_ccnb_reader_init(&r, msg, len, 0);
     int64_t dtag = len > 0 ? ccnx_ccnb_peek_dtag(&r) : -1;
+    expire_pending(fw, now);
     if (dtag == CCNX_DTAG_Interest)
         fw_interest(fw, faceid, msg, len, now);
     else if (dtag == CCNX_DTAG_ContentObject)
@@ -387,32 +398,39 @@ static void rec_run(struct fw *fw, struct fw_rec *r, uint64_t now)
     }
 }
 
-/* Records whose entry pit_expire is about to drop: tell the strategy, and
- * forget them first so no record outlives its entry. */
-static void expire_records(struct fw *fw, uint64_t now)
+/* pit_expire's hook, for an entry about to be dropped: tell the strategy,
+ * and forget the record first so no record outlives its entry. */
+static void on_entry_expired(void *arg, struct pit_entry *e)
 {
-    size_t i = 0;
-    while (i < fw->nrecs) {
-        struct fw_rec *r = fw->recs[i];
-        if (pit_entry_expires(r->entry) <= now) {
-            if (r->strategy != NULL && r->strategy->on_expired != NULL) {
-                struct strategy_ctx ctx = {fw, r, now};
-                r->strategy->on_expired(&ctx);
-            }
-            fw->stats.interests_expired++;
-            fw_rec_remove(fw, r); /* moves the last record to i */
-        } else {
-            i++;
-        }
+    struct fw *fw = arg;
+    struct fw_rec *r = fw_rec_find(fw, e);
+    if (r == NULL)
+        return;
+    if (r->strategy != NULL && r->strategy->on_expired != NULL) {
+        struct strategy_ctx ctx = {fw, r, fw->expiring_now};
+        r->strategy->on_expired(&ctx);
+    }
+    fw->stats.interests_expired++;
+    fw_rec_remove(fw, r);
+}
+
+/* Pending Interests expire on time, like the reference's: the tick is due
+ * at the earliest expiry, and a message arriving later first retires what
+ * has expired, so that an Interest sent again once its lifetime is over
+ * starts a new entry (and is forwarded) instead of joining the old one. */
+static void expire_pending(struct fw *fw, uint64_t now)
+{
+    if (now >= pit_next_expiry(fw->pit)) {
+        fw->expiring_now = now;
+        pit_expire(fw->pit, now);
     }
 }
 
-/* Sweeps every table: too costly for every message, so it runs at most
- * once per FW_HOUSEKEEPING (expiry is that much late at worst). */
+/* The other tables' expiry: pops what is due from their heaps and rings,
+ * so it costs what expires, not what is held; batched at most once per
+ * FW_HOUSEKEEPING (that much late at worst). */
 static void housekeeping(struct fw *fw, uint64_t now)
 {
-    expire_records(fw, now);
-    pit_expire(fw->pit, now);
     nonce_expire(fw->nonces, now);
     fib_expire(fw->fib, now);
     cs_purge_stale(fw->cs, now, FW_STALE_PURGE_MAX);
@@ -421,18 +439,21 @@ static void housekeeping(struct fw *fw, uint64_t now)
 
 uint64_t fw_tick(struct fw *fw, uint64_t now)
 {
+    expire_pending(fw, now);
     if (now >= fw->housekeeping_due) {
         housekeeping(fw, now);
     }
-    if (fw->next_due <= now) {
-        uint64_t next = UINT64_MAX;
-        for (size_t i = 0; i < fw->nrecs; i++)
-            rec_run(fw, fw->recs[i], now);
-        for (size_t i = 0; i < fw->nrecs; i++) {
-            uint64_t t = rec_deadline(fw->recs[i]);
-            next = t < next ? t : next;
-        }
-        fw->next_due = next;
+    /* Each record due runs about once per tick even if a strategy re-arms
+     * it for `now`; what is left makes the next deadline `now`. */
+    struct dheap_node *x;
+    for (size_t budget = fw->due.n;
+         budget > 0 && (x = dheap_top(&fw->due)) != NULL && x->when <= now; budget--) {
+        struct fw_rec *r = (struct fw_rec *)((uint8_t *)x - offsetof(struct fw_rec, due));
+        dheap_remove(&fw->due, x);
+        rec_run(fw, r, now);
+        uint64_t t = rec_deadline(r);
+        if (t != UINT64_MAX)
+            fw_note_deadline(fw, r, t);
     }
     return fw_next_deadline(fw);
 }
@@ -441,7 +462,9 @@ uint64_t fw_next_deadline(const struct fw *fw)
 {
     int pending = fw->nrecs > 0 || pit_count(fw->pit) > 0 || nonce_count(fw->nonces) > 0 ||
                   fib_prefix_count(fw->fib) > 0 || cs_count(fw->cs) > 0;
-    uint64_t next = fw->next_due;
+    uint64_t next = dheap_next(&fw->due);
+    if (pit_next_expiry(fw->pit) < next)
+        next = pit_next_expiry(fw->pit);
     if (pending && fw->housekeeping_due < next)
         next = fw->housekeeping_due;
     return next;

@@ -19,20 +19,24 @@
 struct fw_arrival {
     unsigned faceid;
     int local;
-    const uint8_t *msg; /* as received, or `rebuilt` with our nonce */
+    const uint8_t *msg; /* as received, or fw->scratch with our nonce */
     size_t len;
     struct ccnx_interest_parsed pi;
-    struct ccnx_buf rebuilt;
     uint64_t lifetime_us;
     struct fib_result fr;
 };
 
 /* Where a Nonce element goes: before FaceID, or before the closer (the
  * schema's order puts Nonce after every other field). */
-static int nonce_position(const uint8_t *msg, size_t len, size_t *pos)
+static int nonce_position(const uint8_t *msg, const struct ccnx_interest_parsed *pi, size_t *pos)
 {
+    const struct ccnx_span *in = &pi->interest;
+    if (pi->face_id < 0) {
+        *pos = in->off + in->len - 1; /* parsed, so it ends with its closer */
+        return 0;
+    }
     struct ccnx_ccnb_reader r;
-    ccnx_ccnb_reader_init(&r, msg, len, 0);
+    ccnx_ccnb_reader_init(&r, msg, in->off + in->len, in->off);
     if (ccnx_ccnb_enter(&r, CCNX_DTAG_Interest) != 0)
         return CCNX_E_STRUCTURE;
     while (!ccnx_ccnb_at_closer(&r) && r.err == 0) {
@@ -46,25 +50,46 @@ static int nonce_position(const uint8_t *msg, size_t len, size_t *pos)
     return 0;
 }
 
+static void shift_span(struct ccnx_span *s, size_t pos, size_t delta)
+{
+    if (s->len > 0 && s->off >= pos)
+        s->off += delta;
+}
+
 /* The reference gives every Interest it forwards a nonce, so that loops
- * are caught downstream of the first forwarder as well. */
+ * are caught downstream of the first forwarder as well. The element is
+ * spliced in and the parse moved along with the bytes after it, rather
+ * than parsing the new message again. */
 static int add_nonce(struct fw *fw, struct fw_arrival *a)
 {
     uint8_t nonce[NONCE_MAX_LEN];
     size_t pos = 0;
+    if (a->pi.nonce.off != 0)
+        return CCNX_E_STRUCTURE; /* an empty Nonce element: a second would not parse */
     for (size_t i = 0; i < fw->cfg.nonce_len; i++)
         nonce[i] = (uint8_t)fw_random(fw);
-    int res = nonce_position(a->msg, a->len, &pos);
+    int res = nonce_position(a->msg, &a->pi, &pos);
     if (res < 0)
         return res;
-    ccnx_buf_append(&a->rebuilt, a->msg, pos);
-    ccnx_ccnb_append_blob_element(&a->rebuilt, CCNX_DTAG_Nonce, nonce, fw->cfg.nonce_len);
-    ccnx_buf_append(&a->rebuilt, a->msg + pos, a->len - pos);
-    if (ccnx_buf_status(&a->rebuilt) < 0)
+    struct ccnx_buf *b = &fw->scratch;
+    ccnx_buf_reset(b);
+    ccnx_buf_append(b, a->msg, pos);
+    ccnx_ccnb_append_blob_element(b, CCNX_DTAG_Nonce, nonce, fw->cfg.nonce_len);
+    size_t delta = b->len - pos;
+    ccnx_buf_append(b, a->msg + pos, a->len - pos);
+    if (ccnx_buf_status(b) < 0)
         return CCNX_E_NOMEM;
-    a->msg = a->rebuilt.data;
-    a->len = a->rebuilt.len;
-    return ccnx_interest_parse(a->msg, a->len, &a->pi);
+    struct ccnx_interest_parsed *pi = &a->pi;
+    shift_span(&pi->name, pos, delta);
+    shift_span(&pi->publisher, pos, delta);
+    shift_span(&pi->exclude, pos, delta);
+    shift_span(&pi->lifetime_value, pos, delta);
+    pi->interest.len += delta;
+    /* the value sits just before the element's closer */
+    pi->nonce = (struct ccnx_span){pos + delta - 1 - fw->cfg.nonce_len, fw->cfg.nonce_len};
+    a->msg = b->data;
+    a->len = b->len;
+    return 0;
 }
 
 /* Scope and namespace checks against the arrival face; 0 to go on. */
@@ -176,20 +201,16 @@ static size_t candidate_faces(struct fw *fw, const struct fw_arrival *a, const s
 
 /* Brings the record up to date with this arrival: the message to forward
  * and the candidate faces (scheduled sends to faces no longer allowed
- * are dropped). 0 or CCNX_E_NOMEM. */
+ * are dropped). The three live in one allocation. 0 or CCNX_E_NOMEM. */
 static int rec_update(struct fw *fw, struct fw_rec *r, const struct fw_arrival *a)
 {
     unsigned faces[FIB_MAX_FACES];
     size_t n = candidate_faces(fw, a, r->entry, faces);
-    uint8_t *m = malloc(a->len);
-    unsigned *f = malloc((n ? n : 1) * sizeof(*f));
-    struct fw_sched *s = malloc((n ? n : 1) * sizeof(*s));
-    if (m == NULL || f == NULL || s == NULL) {
-        free(m);
-        free(f);
-        free(s);
+    struct fw_sched *s = malloc(n * sizeof(*s) + n * sizeof(*faces) + a->len + 1);
+    if (s == NULL)
         return CCNX_E_NOMEM;
-    }
+    unsigned *f = (unsigned *)(s + n);
+    uint8_t *m = (uint8_t *)(f + n);
     memcpy(m, a->msg, a->len);
     memcpy(f, faces, n * sizeof(*f));
     size_t ns = 0;
@@ -197,8 +218,6 @@ static int rec_update(struct fw *fw, struct fw_rec *r, const struct fw_arrival *
         for (size_t k = 0; k < n; k++)
             if (faces[k] == r->sched[i].faceid)
                 s[ns++] = r->sched[i];
-    free(r->msg);
-    free(r->faces);
     free(r->sched);
     r->msg = m;
     r->len = a->len;
@@ -246,10 +265,15 @@ static void run_strategy(struct fw *fw, struct fw_rec *r, const struct fw_arriva
 /* PIT insert or aggregation, then the internal client or the strategy. */
 static void pend(struct fw *fw, struct fw_arrival *a, uint64_t now)
 {
-    struct pit_entry *e = pit_find(fw->pit, a->msg, a->len, &a->pi);
+    struct pit_key key;
+    if (pit_key_init(&key, a->msg, a->len, &a->pi) < 0) {
+        fw->stats.interests_malformed++;
+        return;
+    }
+    struct pit_entry *e = pit_find_key(fw->pit, &key);
     /* the same downstream repeating its nonce is only a refresh */
     int unique = e == NULL || !pit_entry_has_nonce(e, a->msg + a->pi.nonce.off, a->pi.nonce.len);
-    int res = pit_insert(fw->pit, a->msg, a->len, &a->pi, a->faceid, now, &e);
+    int res = pit_insert_key(fw->pit, &key, a->msg, &a->pi, a->faceid, now, &e);
     if (res == CCNX_E_TOOBIG) {
         fw->stats.interests_pit_full++;
         return;
@@ -266,7 +290,6 @@ static void pend(struct fw *fw, struct fw_arrival *a, uint64_t now)
         r = fw_rec_add(fw, e);
     if (r == NULL)
         return; /* out of memory: the entry waits for content or expiry */
-    fw_note_deadline(fw, pit_entry_expires(e));
     if (!unique && !is_new)
         return;
     if (rec_update(fw, r, a) < 0)
@@ -283,7 +306,6 @@ void fw_interest(struct fw *fw, unsigned faceid, const uint8_t *msg, size_t len,
 {
     struct fw_arrival a;
     memset(&a, 0, sizeof(a));
-    ccnx_buf_init(&a.rebuilt);
     a.faceid = faceid;
     a.msg = msg;
     a.len = len;
@@ -297,5 +319,4 @@ void fw_interest(struct fw *fw, unsigned faceid, const uint8_t *msg, size_t len,
     if (check_arrival(fw, &a, now) == 0 && check_nonce(fw, &a, now) == 0 &&
         !answer_from_cs(fw, &a, now))
         pend(fw, &a, now);
-    ccnx_buf_free(&a.rebuilt);
 }

@@ -6,8 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <ccnx/buf.h>
+
 #include "fw/fw.h"
 #include "fw/strategy.h"
+#include "table/dheap.h"
 
 struct pit_entry;
 
@@ -40,13 +43,17 @@ struct fw_rec {
     size_t index; /* in fw->recs */
     const struct strategy *strategy;
     struct fw_pstate *ps;
-    uint8_t *msg; /* the Interest as forwarded (with a nonce) */
-    size_t len;
-    unsigned *faces; /* candidate upstreams */
-    size_t nfaces;
+    /* sched, faces and msg are one allocation, owned through sched */
     struct fw_sched *sched; /* pending strategy_schedule sends, at most nfaces */
     size_t nsched;
+    unsigned *faces; /* candidate upstreams */
+    size_t nfaces;
+    uint8_t *msg; /* the Interest as forwarded (with a nonce) */
+    size_t len;
     uint64_t timer; /* on_timer deadline, UINT64_MAX when none */
+    /* in fw->due while a send or the timer is pending; its `when` may be
+     * earlier than the record's real deadline (sends done early), never later */
+    struct dheap_node due;
 };
 
 struct strategy_ctx {
@@ -65,13 +72,15 @@ struct fw {
     struct nonce_table *nonces;
     struct fw_stats stats;
     uint64_t rng;
-    /* records: by entry address, and an array for the timer walk */
+    struct ccnx_buf scratch; /* an arriving Interest with our nonce added (never re-entered) */
+    /* records: by entry address, an array for face removal, a deadline heap */
     struct fw_rec **rbuckets;
     size_t nrbuckets;
     struct fw_rec **recs;
     size_t nrecs, caprecs;
-    uint64_t next_due;         /* earliest record deadline known to fw_tick */
-    uint64_t housekeeping_due; /* next sweep of the tables' expiry */
+    struct dheap due;
+    uint64_t housekeeping_due; /* next round of the tables' expiry */
+    uint64_t expiring_now;     /* `now` of the round under way, for the expiry hook */
     /* per-prefix strategy memory */
     struct fw_pstate **pbuckets;
     size_t npbuckets, npstates;
@@ -85,8 +94,8 @@ struct fw {
 
 /* fw.c: sends the record's Interest to faceid (counted, recorded in the PIT). */
 int fw_rec_send(struct fw *fw, struct fw_rec *rec, unsigned faceid, uint64_t now);
-/* fw.c: records that something is due at `when`. */
-void fw_note_deadline(struct fw *fw, uint64_t when);
+/* fw.c: records that something of the record is due at `when`. */
+void fw_note_deadline(struct fw *fw, struct fw_rec *rec, uint64_t when);
 uint32_t fw_random(struct fw *fw);
 /* fw.c: a message to a face (face 0: the internal client); 0 or <0, counted. */
 int fw_send_to(struct fw *fw, unsigned faceid, const uint8_t *msg, size_t len);

@@ -6,6 +6,7 @@
 #include <ccnx/name.h>
 
 #include "fw/fw_internal.h"
+#include "table/namekey.h"
 #include "table/pit.h"
 
 static const struct strategy *const registry[] = {
@@ -55,13 +56,13 @@ void strategy_schedule(struct strategy_ctx *ctx, unsigned faceid, uint64_t delay
     }
     if (i == r->nsched) /* room: nsched never exceeds nfaces */
         r->sched[r->nsched++] = (struct fw_sched){faceid, due};
-    fw_note_deadline(ctx->fw, due);
+    fw_note_deadline(ctx->fw, r, due);
 }
 
 void strategy_set_timer(struct strategy_ctx *ctx, uint64_t delay)
 {
     ctx->rec->timer = ctx->now + delay;
-    fw_note_deadline(ctx->fw, ctx->rec->timer);
+    fw_note_deadline(ctx->fw, ctx->rec, ctx->rec->timer);
 }
 
 int strategy_was_sent(const struct strategy_ctx *ctx, unsigned faceid)
@@ -96,29 +97,21 @@ uint64_t strategy_rte_limit(const struct strategy_ctx *ctx)
 
 /* ---- per-prefix memory ---- */
 
-/* The key is the components' values, each preceded by its length, so the
- * same prefix spelled with UDATA or BLOB components is one key. */
-static int prefix_key(const uint8_t *name, size_t len, uint32_t ncomps, struct ccnx_buf *key)
+/* The key is the flat key of the prefix (table/namekey.h), so the same
+ * prefix spelled with UDATA or BLOB components is one key. key has room
+ * for len bytes (a flat key is never longer than its Name). */
+static int prefix_key(const uint8_t *name, size_t len, uint32_t ncomps, uint8_t *key,
+                      size_t *keylen)
 {
     struct ccnx_name_iter it;
     struct ccnx_comp c;
+    size_t pos = 0;
     if (ccnx_name_iter_init(&it, name, len) < 0)
         return -1;
-    for (uint32_t i = 0; i < ncomps && ccnx_name_iter_next(&it, &c) == 1; i++) {
-        uint8_t n[4] = {(uint8_t)(c.n >> 24), (uint8_t)(c.n >> 16), (uint8_t)(c.n >> 8),
-                        (uint8_t)c.n};
-        ccnx_buf_append(key, n, 4);
-        ccnx_buf_append(key, c.p, c.n);
-    }
-    return ccnx_buf_status(key);
-}
-
-static uint64_t fnv1a(const uint8_t *p, size_t n)
-{
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 0x100000001b3ULL;
-    return h;
+    for (uint32_t i = 0; i < ncomps && ccnx_name_iter_next(&it, &c) == 1; i++)
+        pos += namekey_put_comp(key + pos, c.p, c.n);
+    *keylen = pos;
+    return 0;
 }
 
 static void pstate_grow(struct fw *fw)
@@ -141,28 +134,30 @@ static void pstate_grow(struct fw *fw)
     fw->npbuckets = n;
 }
 
+#define PSTATE_KEY_INLINE 512
+
 struct fw_pstate *fw_pstate_get(struct fw *fw, const uint8_t *name, size_t len, uint32_t ncomps,
                                 const struct strategy *strategy)
 {
-    struct ccnx_buf key;
+    uint8_t inline_key[PSTATE_KEY_INLINE];
+    uint8_t *key = len <= sizeof(inline_key) ? inline_key : malloc(len);
     struct fw_pstate *p = NULL;
-    ccnx_buf_init(&key);
-    if (prefix_key(name, len, ncomps, &key) < 0)
+    size_t klen;
+    if (key == NULL || prefix_key(name, len, ncomps, key, &klen) < 0)
         goto out;
-    uint64_t h = fnv1a(key.data, key.len);
+    uint64_t h = namekey_hash(key, klen);
     for (p = fw->pbuckets[h & (fw->npbuckets - 1)]; p != NULL; p = p->next)
-        /* The root prefix has an empty key (and no buffer to compare). */
-        if (p->hash == h && p->keylen == key.len &&
-            (key.len == 0 || memcmp(p->key, key.data, key.len) == 0))
+        /* The root prefix has an empty key. */
+        if (p->hash == h && p->keylen == klen && (klen == 0 || memcmp(p->key, key, klen) == 0))
             break;
     if (p == NULL) {
-        p = calloc(1, sizeof(*p) + key.len);
+        p = calloc(1, sizeof(*p) + klen);
         if (p == NULL)
             goto out;
         p->hash = h;
-        p->keylen = key.len;
-        if (key.len > 0)
-            memcpy(p->key, key.data, key.len);
+        p->keylen = klen;
+        if (klen > 0)
+            memcpy(p->key, key, klen);
         p->next = fw->pbuckets[h & (fw->npbuckets - 1)];
         fw->pbuckets[h & (fw->npbuckets - 1)] = p;
         if (++fw->npstates > fw->npbuckets)
@@ -174,6 +169,7 @@ struct fw_pstate *fw_pstate_get(struct fw *fw, const uint8_t *name, size_t len, 
         p->strategy = strategy;
     }
 out:
-    ccnx_buf_free(&key);
+    if (key != inline_key)
+        free(key);
     return p;
 }

@@ -1,24 +1,40 @@
-/* The content store: a skiplist of single-allocation entries (see cs.h). */
+/* The content store: a skiplist of single-allocation entries with an
+ * exact-name hash index in front (see cs.h). */
 #include "table/cs.h"
+
+#include "table/dheap.h"
+#include "table/namekey.h"
 
 #include <ccnx/error.h>
 #include <ccnx/match.h>
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define CS_MAX_LEVEL 16 /* 4^16 objects before the top level fills */
+#define CS_MAX_LEVEL  16  /* 4^16 objects before the top level fills */
+#define CS_KEY_INLINE 512 /* search keys up to this size need no allocation */
 
 struct cs_entry {
     struct cs_entry *lru_prev, *lru_next; /* lru_next points towards newer use */
+    struct cs_entry *prev;                /* level-0 predecessor (the head for the first) */
+    struct dheap_node stale;              /* when: first `now` at which the object is stale */
     uint64_t arrival;
-    uint64_t stale_at; /* first `now` at which the object is stale */
-    uint32_t len;      /* object bytes */
+    uint32_t hash; /* of the flat Name, without the digest */
+    uint32_t len;  /* object bytes */
+    uint32_t keylen;
     uint32_t name_off, name_len, name_count;
     uint32_t pub_off, pub_len;
-    uint8_t level; /* forward pointers in next[] */
-    uint8_t digest[32];
-    struct cs_entry *next[]; /* then the object bytes */
+    uint8_t level;           /* forward pointers in next[] */
+    uint8_t covered;         /* prev lies under this entry's Name (sorts first within it) */
+    struct cs_entry *next[]; /* then the flat full name, then the object bytes */
+};
+
+/* The index keeps each entry's name hash beside it, so a probe passes over
+ * other names without reading their entries (a cache miss each). */
+struct cs_slot {
+    uint32_t hash;
+    struct cs_entry *e; /* NULL: empty */
 };
 
 struct cs {
@@ -29,12 +45,38 @@ struct cs {
     size_t capacity;
     int64_t tts_default;
     uint32_t tts_limit;
+    struct cs_slot *slots; /* exact-name index: open addressing, power of two, load <= 1/2 */
+    size_t nslots;
+    struct dheap stale; /* entries by the time they go stale */
     struct cs_stats st;
 };
 
-static const uint8_t *entry_bytes(const struct cs_entry *e)
+static const uint8_t *entry_key(const struct cs_entry *e)
 {
     return (const uint8_t *)&e->next[e->level];
+}
+
+/* The flat Name alone: the key without its digest component. */
+static size_t entry_name_keylen(const struct cs_entry *e)
+{
+    return e->keylen - NAMEKEY_DIGEST_LEN;
+}
+
+static const uint8_t *entry_bytes(const struct cs_entry *e)
+{
+    return entry_key(e) + e->keylen;
+}
+
+/* 1 when p (possibly the head) lies in the subtree of e's Name. */
+static int under_name_of(const struct cs_entry *p, const struct cs_entry *e, const struct cs *cs)
+{
+    return p != cs->head && namekey_subtree_compare(entry_key(p), p->keylen, entry_key(e),
+                                                    entry_name_keylen(e)) == 0;
+}
+
+static struct cs_entry *entry_of_stale(struct dheap_node *x)
+{
+    return (struct cs_entry *)((uint8_t *)x - offsetof(struct cs_entry, stale));
 }
 
 /* ---- LRU ring ---- */
@@ -53,6 +95,92 @@ static void lru_push_newest(struct cs *cs, struct cs_entry *e)
     cs->head->lru_prev = e;
 }
 
+/* ---- Exact-name index ---- */
+
+static uint32_t name_hash(const uint8_t *key, size_t len)
+{
+    return (uint32_t)namekey_hash(key, len);
+}
+
+static void index_place(struct cs_slot *slots, size_t n, uint32_t h, struct cs_entry *e)
+{
+    size_t i = h & (n - 1);
+    while (slots[i].e != NULL) {
+        i = (i + 1) & (n - 1);
+    }
+    slots[i] = (struct cs_slot){h, e};
+}
+
+/* Makes room for one more entry; 0, or CCNX_E_NOMEM when the table is full
+ * and cannot grow. */
+static int index_reserve(struct cs *cs)
+{
+    size_t need = (size_t)cs->st.entries + 1;
+    if (need * 2 <= cs->nslots) {
+        return 0;
+    }
+    size_t n = cs->nslots * 2;
+    struct cs_slot *v = calloc(n, sizeof *v);
+    if (v == NULL) {
+        return need < cs->nslots ? 0 : CCNX_E_NOMEM; /* fuller, still correct */
+    }
+    for (size_t i = 0; i < cs->nslots; i++) {
+        if (cs->slots[i].e != NULL) {
+            index_place(v, n, cs->slots[i].hash, cs->slots[i].e);
+        }
+    }
+    free(cs->slots);
+    cs->slots = v;
+    cs->nslots = n;
+    return 0;
+}
+
+static void index_insert(struct cs *cs, struct cs_entry *e)
+{
+    index_place(cs->slots, cs->nslots, e->hash, e);
+}
+
+/* Empties e's slot, moving later members of its probe run back (no
+ * tombstones, so probes stay short however long the store runs). */
+static void index_remove(struct cs *cs, struct cs_entry *e)
+{
+    size_t mask = cs->nslots - 1;
+    size_t i = e->hash & mask;
+    while (cs->slots[i].e != e) {
+        i = (i + 1) & mask;
+    }
+    for (size_t j = (i + 1) & mask; cs->slots[j].e != NULL; j = (j + 1) & mask) {
+        size_t home = cs->slots[j].hash & mask;
+        int stays = i <= j ? (home > i && home <= j) : (home > i || home <= j);
+        if (!stays) {
+            cs->slots[i] = cs->slots[j];
+            i = j;
+        }
+    }
+    cs->slots[i] = (struct cs_slot){0, NULL};
+}
+
+/* The first entry in canonical order whose Name is exactly key[0..len)
+ * (entries of one Name differ only in their digest), or NULL. */
+static struct cs_entry *index_first_named(const struct cs *cs, const uint8_t *key, size_t len)
+{
+    uint32_t h = name_hash(key, len);
+    size_t mask = cs->nslots - 1;
+    struct cs_entry *best = NULL;
+    for (size_t i = h & mask; cs->slots[i].e != NULL; i = (i + 1) & mask) {
+        struct cs_entry *e = cs->slots[i].e;
+        if (cs->slots[i].hash != h || entry_name_keylen(e) != len ||
+            memcmp(entry_key(e), key, len) != 0) {
+            continue;
+        }
+        if (best == NULL ||
+            memcmp(entry_key(e) + len, entry_key(best) + len, NAMEKEY_DIGEST_LEN) < 0) {
+            best = e;
+        }
+    }
+    return best;
+}
+
 /* ---- Creation ---- */
 
 struct cs *cs_create(size_t capacity)
@@ -62,7 +190,11 @@ struct cs *cs_create(size_t capacity)
         return NULL;
     }
     cs->head = calloc(1, sizeof *cs->head + CS_MAX_LEVEL * sizeof(struct cs_entry *));
-    if (cs->head == NULL) {
+    cs->nslots = 64;
+    cs->slots = calloc(cs->nslots, sizeof *cs->slots);
+    if (cs->head == NULL || cs->slots == NULL) {
+        free(cs->head);
+        free(cs->slots);
         free(cs);
         return NULL;
     }
@@ -70,6 +202,7 @@ struct cs *cs_create(size_t capacity)
     cs->level = 1;
     cs->rng = 0x9E3779B97F4A7C15ull;
     cs->head->lru_next = cs->head->lru_prev = cs->head;
+    dheap_init(&cs->stale);
     cs->capacity = capacity;
     cs->tts_default = CS_DEFAULT_TIME_TO_STALE;
     cs->tts_limit = CS_MAX_TIME_TO_STALE;
@@ -87,6 +220,8 @@ void cs_destroy(struct cs *cs)
         free(e);
         e = n;
     }
+    dheap_free(&cs->stale);
+    free(cs->slots);
     free(cs->head);
     free(cs);
 }
@@ -101,22 +236,16 @@ void cs_set_staleness(struct cs *cs, int64_t default_seconds, uint32_t limit_sec
 
 /* ---- Ordering ---- */
 
-static int entry_compare(const struct cs_entry *e, const uint8_t *name, size_t len,
-                         const uint8_t digest[32])
-{
-    return ccnx_match_full_name_compare(entry_bytes(e) + e->name_off, e->name_len, e->digest, name,
-                                        len, digest);
-}
-
 /* Fills update[] with the last node at each level whose full name sorts
- * before (name, digest). */
-static void find_preds(const struct cs *cs, const uint8_t *name, size_t len,
-                       const uint8_t digest[32], struct cs_entry **update)
+ * before the flat full name key[0..len). */
+static void find_preds(const struct cs *cs, const uint8_t *key, size_t len,
+                       struct cs_entry **update)
 {
     struct cs_entry *x = cs->head;
     for (int l = cs->level - 1; l >= 0; l--) {
-        while (x->next[l] != NULL && entry_compare(x->next[l], name, len, digest) < 0) {
-            x = x->next[l];
+        struct cs_entry *n;
+        while ((n = x->next[l]) != NULL && namekey_compare(entry_key(n), n->keylen, key, len) < 0) {
+            x = n;
         }
         update[l] = x;
     }
@@ -143,10 +272,16 @@ static void unlink_entry(struct cs *cs, struct cs_entry *e, struct cs_entry **up
     for (int l = 0; l < e->level; l++) {
         update[l]->next[l] = e->next[l];
     }
+    if (e->next[0] != NULL) {
+        e->next[0]->prev = e->prev;
+        e->next[0]->covered = (uint8_t)under_name_of(e->prev, e->next[0], cs);
+    }
     while (cs->level > 1 && cs->head->next[cs->level - 1] == NULL) {
         cs->level--;
     }
     lru_unlink(e);
+    index_remove(cs, e);
+    dheap_remove(&cs->stale, &e->stale);
     cs->st.entries--;
     cs->st.bytes -= e->len;
     free(e);
@@ -155,7 +290,7 @@ static void unlink_entry(struct cs *cs, struct cs_entry *e, struct cs_entry **up
 static int remove_entry(struct cs *cs, struct cs_entry *e)
 {
     struct cs_entry *update[CS_MAX_LEVEL];
-    find_preds(cs, entry_bytes(e) + e->name_off, e->name_len, e->digest, update);
+    find_preds(cs, entry_key(e), e->keylen, update);
     if (update[0]->next[0] != e) {
         return CCNX_E_NOTFOUND;
     }
@@ -188,51 +323,36 @@ static uint64_t stale_time(const struct cs *cs, const struct ccnx_content_parsed
     return now + (uint64_t)s * 1000000u;
 }
 
+/* A node for the object with the flat key key[0..klen) (name hash h), not
+ * linked anywhere yet; NULL when out of memory. */
 static struct cs_entry *entry_new(struct cs *cs, const uint8_t *obj, size_t len,
-                                  const struct ccnx_content_parsed *pc, const uint8_t *digest,
-                                  uint64_t now)
+                                  const struct ccnx_content_parsed *pc, const uint8_t *key,
+                                  size_t klen, uint32_t h, uint64_t now)
 {
     int level = random_level(cs);
-    struct cs_entry *e = malloc(sizeof *e + (size_t)level * sizeof(struct cs_entry *) + len);
+    struct cs_entry *e = malloc(sizeof *e + (size_t)level * sizeof(struct cs_entry *) + klen + len);
     if (e == NULL) {
         return NULL;
     }
     e->level = (uint8_t)level;
+    e->keylen = (uint32_t)klen;
+    memcpy((uint8_t *)entry_key(e), key, klen);
+    memcpy((uint8_t *)entry_bytes(e), obj, len);
+    e->hash = h;
     e->arrival = now;
-    e->stale_at = stale_time(cs, pc, now);
+    dheap_node_init(&e->stale);
+    e->stale.when = stale_time(cs, pc, now);
     e->len = (uint32_t)len;
     e->name_off = (uint32_t)pc->name.off;
     e->name_len = (uint32_t)pc->name.len;
     e->name_count = pc->name_count;
     e->pub_off = (uint32_t)pc->publisher.off;
     e->pub_len = (uint32_t)pc->publisher.len;
-    memcpy(e->digest, digest, 32);
-    memcpy((uint8_t *)entry_bytes(e), obj, len);
     return e;
 }
 
-static int insert_checked(struct cs *cs, const uint8_t *obj, size_t len,
-                          const struct ccnx_content_parsed *pc, const uint8_t *digest, uint64_t now,
-                          const struct cs_entry **out)
+static void link_entry(struct cs *cs, struct cs_entry *e, struct cs_entry **update)
 {
-    struct cs_entry *update[CS_MAX_LEVEL];
-    const uint8_t *name = obj + pc->name.off;
-    find_preds(cs, name, pc->name.len, digest, update);
-    struct cs_entry *at = update[0]->next[0];
-    if (at != NULL && entry_compare(at, name, pc->name.len, digest) == 0) {
-        /* Same digest, same object: make it fresh again if it went stale. */
-        if (cs_entry_is_stale(at, now)) {
-            at->arrival = now;
-            at->stale_at = stale_time(cs, pc, now);
-        }
-        cs->st.duplicates++;
-        *out = at;
-        return CS_DUPLICATE;
-    }
-    struct cs_entry *e = entry_new(cs, obj, len, pc, digest, now);
-    if (e == NULL) {
-        return CCNX_E_NOMEM;
-    }
     for (int l = cs->level; l < e->level; l++) {
         update[l] = cs->head;
     }
@@ -243,12 +363,72 @@ static int insert_checked(struct cs *cs, const uint8_t *obj, size_t len,
         e->next[l] = update[l]->next[l];
         update[l]->next[l] = e;
     }
+    e->prev = update[0];
+    e->covered = (uint8_t)under_name_of(e->prev, e, cs);
+    if (e->next[0] != NULL) {
+        e->next[0]->prev = e;
+        e->next[0]->covered = (uint8_t)under_name_of(e, e->next[0], cs);
+    }
     lru_push_newest(cs, e);
+    index_insert(cs, e);
+}
+
+/* Links a new node for the object, or finds the one already held, given
+ * its flat full name key[0..klen) (the Name's part hashing to h). */
+static int insert_keyed(struct cs *cs, const uint8_t *obj, size_t len,
+                        const struct ccnx_content_parsed *pc, const uint8_t *key, size_t klen,
+                        uint32_t h, uint64_t now, const struct cs_entry **out)
+{
+    struct cs_entry *update[CS_MAX_LEVEL];
+    find_preds(cs, key, klen, update);
+    struct cs_entry *at = update[0]->next[0];
+    if (at != NULL && namekey_compare(entry_key(at), at->keylen, key, klen) == 0) {
+        /* Same digest, same object: make it fresh again if it went stale. */
+        if (cs_entry_is_stale(at, now)) {
+            at->arrival = now;
+            dheap_set(&cs->stale, &at->stale, stale_time(cs, pc, now));
+        }
+        cs->st.duplicates++;
+        *out = at;
+        return CS_DUPLICATE;
+    }
+    if (index_reserve(cs) != 0) {
+        return CCNX_E_NOMEM;
+    }
+    struct cs_entry *e = entry_new(cs, obj, len, pc, key, klen, h, now);
+    if (e == NULL || dheap_set(&cs->stale, &e->stale, e->stale.when) != 0) {
+        free(e);
+        return CCNX_E_NOMEM;
+    }
+    link_entry(cs, e, update);
     cs->st.entries++;
     cs->st.bytes += len;
     cs->st.inserts++;
     *out = e;
     return CS_INSERTED;
+}
+
+static int insert_checked(struct cs *cs, const uint8_t *obj, size_t len,
+                          const struct ccnx_content_parsed *pc, const uint8_t *digest, uint64_t now,
+                          const struct cs_entry **out)
+{
+    uint8_t inline_key[CS_KEY_INLINE];
+    /* A flat key is never longer than the encoded Name it comes from. */
+    size_t keymax = pc->name.len + NAMEKEY_DIGEST_LEN, klen;
+    uint8_t *key = keymax <= sizeof inline_key ? inline_key : malloc(keymax);
+    if (key == NULL) {
+        return CCNX_E_NOMEM;
+    }
+    int r = namekey_from_name(obj + pc->name.off, pc->name.len, key, &klen, NULL);
+    if (r == 0) {
+        uint32_t h = name_hash(key, klen);
+        klen += namekey_put_comp(key + klen, digest, 32);
+        r = insert_keyed(cs, obj, len, pc, key, klen, h, now, out);
+    }
+    if (key != inline_key) {
+        free(key);
+    }
+    return r;
 }
 
 int cs_insert(struct cs *cs, const uint8_t *obj, size_t len, const struct ccnx_content_parsed *pc,
@@ -296,21 +476,75 @@ struct cursor {
     struct cs_entry *at;
     uint64_t now;
     struct ccnx_content_parsed pc; /* scratch: only the fields the walk reads */
+    /* the flat search key: the walk's prefix (flattened once), then a child */
+    const uint8_t *prefix; /* the encoded Name it was made from */
+    size_t prefix_len, prefix_keylen;
+    uint8_t *key;
+    size_t cap;
+    uint8_t key_inline[CS_KEY_INLINE];
 };
+
+/* Makes c->key hold the flat key of k and sets *len; 0, or <0 when that
+ * needs memory there is none of. */
+static int cursor_key(struct cursor *c, const struct ccnx_match_key *k, size_t *len)
+{
+    size_t need = k->len + (k->has_child ? k->child_n + NAMEKEY_COMP_MAX : 0);
+    if (need > c->cap) {
+        uint8_t *p = c->key == c->key_inline ? NULL : c->key;
+        p = realloc(p, need);
+        if (p == NULL) {
+            return CCNX_E_NOMEM;
+        }
+        if (c->key == c->key_inline && c->prefix != NULL) {
+            memcpy(p, c->key_inline, c->prefix_keylen);
+        }
+        c->key = p;
+        c->cap = need;
+    }
+    if (k->name != c->prefix || k->len != c->prefix_len) {
+        if (namekey_from_name(k->name, k->len, c->key, &c->prefix_keylen, NULL) != 0) {
+            c->prefix = NULL;
+            return CCNX_E_INVAL;
+        }
+        c->prefix = k->name;
+        c->prefix_len = k->len;
+    }
+    *len = c->prefix_keylen;
+    if (k->has_child) {
+        *len += namekey_put_comp(c->key + *len, k->child, k->child_n);
+    }
+    return 0;
+}
+
+/* The first entry under key[0..len) when an entry named exactly so starts
+ * that subtree, found without a descent (or a look at its neighbour: the
+ * `covered` bit is kept as neighbours come and go); NULL when the index
+ * cannot tell. */
+static struct cs_entry *fast_first(const struct cs *cs, const uint8_t *key, size_t len)
+{
+    struct cs_entry *e = index_first_named(cs, key, len);
+    if (e == NULL || e->covered) {
+        return NULL; /* covered: a longer name under the prefix sorts first */
+    }
+    return e;
+}
 
 static void cursor_seek(void *store, const struct ccnx_match_key *k, int floor)
 {
     struct cursor *c = store;
+    size_t len;
+    if (cursor_key(c, k, &len) != 0) {
+        c->at = NULL; /* out of memory for a huge name: answer nothing rather than wrongly */
+        return;
+    }
+    if (floor < 0 && !k->has_child && (c->at = fast_first(c->cs, c->key, len)) != NULL) {
+        return;
+    }
     struct cs_entry *x = c->cs->head;
-    struct ccnx_match_candidate cand;
     for (int l = c->cs->level - 1; l >= 0; l--) {
-        for (struct cs_entry *n = x->next[l]; n != NULL; n = x->next[l]) {
-            c->at = n;
-            c->pc.name = (struct ccnx_span){n->name_off, n->name_len};
-            cand = (struct ccnx_match_candidate){entry_bytes(n), n->len, &c->pc, n->digest, 0};
-            if (ccnx_match_key_compare(&cand, k) > floor) {
-                break;
-            }
+        struct cs_entry *n;
+        while ((n = x->next[l]) != NULL &&
+               namekey_subtree_compare(entry_key(n), n->keylen, c->key, len) <= floor) {
             x = n;
         }
     }
@@ -336,7 +570,7 @@ static const void *cursor_current(void *store, struct ccnx_match_candidate *out)
     c->pc.name = (struct ccnx_span){e->name_off, e->name_len};
     c->pc.name_count = e->name_count;
     c->pc.publisher = (struct ccnx_span){e->pub_off, e->pub_len};
-    *out = (struct ccnx_match_candidate){entry_bytes(e), e->len, &c->pc, e->digest,
+    *out = (struct ccnx_match_candidate){entry_bytes(e), e->len, &c->pc, cs_entry_digest(e),
                                          cs_entry_is_stale(e, c->now)};
     return e;
 }
@@ -351,8 +585,15 @@ const struct cs_entry *cs_lookup(struct cs *cs, const uint8_t *ibuf,
     c.at = NULL;
     c.now = now;
     memset(&c.pc, 0, sizeof c.pc);
+    c.prefix = NULL;
+    c.prefix_len = c.prefix_keylen = 0;
+    c.key = c.key_inline;
+    c.cap = sizeof c.key_inline;
     struct cs_entry *e =
         (struct cs_entry *)ccnx_match_pick_cursor(&cursor_ops, &c, ibuf, pi, CCNX_MATCH_MAX_PROBES);
+    if (c.key != c.key_inline) {
+        free(c.key);
+    }
     if (e == NULL) {
         cs->st.misses++;
         return NULL;
@@ -371,13 +612,30 @@ const struct cs_entry *cs_lookup(struct cs *cs, const uint8_t *ibuf,
 const struct cs_entry *cs_find(const struct cs *cs, const uint8_t *name, size_t name_len,
                                const uint8_t digest[32])
 {
-    struct cs_entry *update[CS_MAX_LEVEL];
-    find_preds(cs, name, name_len, digest, update);
-    struct cs_entry *at = update[0]->next[0];
-    if (at != NULL && entry_compare(at, name, name_len, digest) == 0) {
-        return at;
+    uint8_t inline_key[CS_KEY_INLINE];
+    uint8_t *key = inline_key;
+    const struct cs_entry *found = NULL;
+    size_t klen;
+    if (name_len > sizeof inline_key && (key = malloc(name_len)) == NULL) {
+        return NULL;
     }
-    return NULL;
+    if (namekey_from_name(name, name_len, key, &klen, NULL) == 0) {
+        uint32_t h = name_hash(key, klen);
+        size_t mask = cs->nslots - 1;
+        for (size_t i = h & mask; cs->slots[i].e != NULL; i = (i + 1) & mask) {
+            const struct cs_entry *e = cs->slots[i].e;
+            if (cs->slots[i].hash == h && entry_name_keylen(e) == klen &&
+                memcmp(entry_key(e), key, klen) == 0 &&
+                memcmp(cs_entry_digest(e), digest, 32) == 0) {
+                found = e;
+                break;
+            }
+        }
+    }
+    if (key != inline_key) {
+        free(key);
+    }
+    return found;
 }
 
 int cs_remove(struct cs *cs, const struct cs_entry *e)
@@ -391,22 +649,17 @@ int cs_remove(struct cs *cs, const struct cs_entry *e)
 
 void cs_mark_stale(struct cs *cs, const struct cs_entry *e)
 {
-    (void)cs;
-    ((struct cs_entry *)e)->stale_at = 0;
+    dheap_set(&cs->stale, &((struct cs_entry *)e)->stale, 0);
 }
 
 size_t cs_purge_stale(struct cs *cs, uint64_t now, size_t max)
 {
     size_t done = 0;
-    struct cs_entry *e = cs->head->lru_next;
-    while (e != cs->head && done < max) {
-        struct cs_entry *n = e->lru_next;
-        if (cs_entry_is_stale(e, now)) {
-            remove_entry(cs, e);
-            cs->st.removals++;
-            done++;
-        }
-        e = n;
+    struct dheap_node *x;
+    while (done < max && (x = dheap_top(&cs->stale)) != NULL && x->when <= now) {
+        remove_entry(cs, entry_of_stale(x));
+        cs->st.removals++;
+        done++;
     }
     return done;
 }
@@ -429,7 +682,7 @@ const uint8_t *cs_entry_object(const struct cs_entry *e, size_t *len)
 
 const uint8_t *cs_entry_digest(const struct cs_entry *e)
 {
-    return e->digest;
+    return entry_key(e) + e->keylen - 32;
 }
 
 const uint8_t *cs_entry_name(const struct cs_entry *e, size_t *len)
@@ -445,7 +698,7 @@ uint64_t cs_entry_arrival(const struct cs_entry *e)
 
 int cs_entry_is_stale(const struct cs_entry *e, uint64_t now)
 {
-    return now >= e->stale_at;
+    return now >= e->stale.when;
 }
 
 void cs_get_stats(const struct cs *cs, struct cs_stats *out)

@@ -2,18 +2,27 @@
  * their full names (Name plus implicit digest), answering Interests with
  * the one pick algorithm of <ccnx/match.h> (ccnx_match_pick_cursor).
  *
- * Structure: a skiplist (p = 1/4) whose nodes are single allocations holding
- * the node header, its forward pointers and the object bytes. Why:
- *  - ordered by a comparison, so the pick walk's seeks (first object under a
- *    prefix, past a child, past an excluded range) are O(log n) and `next`
- *    is one pointer chase;
- *  - one malloc per object: the parsed offsets the walk needs (name,
- *    component count, publisher digest) are a few 32-bit fields beside the
- *    digest, so the overhead is ~130 bytes per entry including malloc's,
- *    and the name bytes a comparison reads sit in the same allocation as
- *    the node it follows;
+ * Structure: a skiplist (p = 1/4) in canonical order, plus a hash index of
+ * exact names in front of it. Why:
+ *  - ordered, so the pick walk's seeks (first object under a prefix, past a
+ *    child, past an excluded range) are O(log n) and `next` is one pointer
+ *    chase;
+ *  - every entry keeps its full name as a flat key (table/namekey.h: the
+ *    Name re-encoded so memcmp is canonical order, then the digest as a
+ *    last component), so a comparison during a descent is one memcmp of a
+ *    few dozen bytes instead of a ccnb walk of both names;
+ *  - most Interests name an object exactly and carry no selectors that
+ *    move the start of the walk: the hash index (names without digest)
+ *    finds the first object with exactly the Interest's name, and a bit
+ *    kept from a back pointer at level 0 tells whether anything else under
+ *    that name sorts before it; when nothing does, the walk starts there
+ *    without a descent, so such a hit costs a fixed number of memory
+ *    accesses whatever the size (only their cache misses grow with it);
+ *  - one malloc per object: node header, forward pointers, flat key and
+ *    object bytes; with the index's slots and the staleness heap's slot
+ *    the overhead is under 300 bytes per entry for common names;
  *  - p = 1/4 keeps about 1.33 pointers per node and a search does ~log4(n)
- *    levels, fewer cache misses per seek than a binary tree's log2(n).
+ *    levels.
  *
  * Capacity: a count of objects (CCND_CAP). Past it the least recently used
  * object (inserted or returned by cs_lookup) is evicted. The reference's
@@ -100,7 +109,8 @@ const struct cs_entry *cs_find(const struct cs *cs, const uint8_t *name, size_t 
 int cs_remove(struct cs *cs, const struct cs_entry *e);
 /* Marks an entry stale now. */
 void cs_mark_stale(struct cs *cs, const struct cs_entry *e);
-/* Removes up to `max` stale objects, oldest use first; returns how many. */
+/* Removes up to `max` stale objects, those stale the longest first (a
+ * deadline heap: no scan of fresh objects); returns how many. */
 size_t cs_purge_stale(struct cs *cs, uint64_t now, size_t max);
 
 /* Canonical-order iteration (status page, tests). */

@@ -22,6 +22,7 @@ struct fib_entry {
 struct fib {
     struct nametree *nt;
     size_t prefixes;
+    uint64_t next_expiry; /* no next hop expires before this: fib_expire skips its sweep */
 };
 
 struct fib *fib_create(void)
@@ -35,6 +36,7 @@ struct fib *fib_create(void)
         free(fib);
         return NULL;
     }
+    fib->next_expiry = UINT64_MAX;
     return fib;
 }
 
@@ -117,6 +119,9 @@ int fib_add(struct fib *fib, const uint8_t *name, size_t len, unsigned faceid, u
     if (e == NULL) {
         return CCNX_E_NOMEM;
     }
+    if (expires < fib->next_expiry) {
+        fib->next_expiry = expires;
+    }
     for (size_t i = 0; i < e->nhops; i++) {
         if (e->hops[i].faceid == faceid) {
             e->hops[i].flags = flags;
@@ -182,6 +187,7 @@ struct sweep {
     int (*drop)(const struct fib_nexthop *, uint64_t);
     uint64_t arg;
     size_t removed;
+    uint64_t next; /* earliest expiry among the hops kept */
     struct nametree_node **empty;
     size_t nempty, cap;
 };
@@ -195,6 +201,9 @@ static int sweep_visit(struct nametree_node *n, void *ctx)
     }
     size_t r = filter_hops(e, s->drop, s->arg);
     s->removed += r;
+    for (size_t i = 0; i < e->nhops; i++) {
+        s->next = e->hops[i].expires < s->next ? e->hops[i].expires : s->next;
+    }
     if (r != 0 && e->nhops == 0 && e->strategy == NULL) {
         if (s->nempty == s->cap) {
             size_t nc = s->cap ? 2 * s->cap : 16;
@@ -213,8 +222,9 @@ static int sweep_visit(struct nametree_node *n, void *ctx)
 static size_t sweep(struct fib *fib, int (*drop)(const struct fib_nexthop *, uint64_t),
                     uint64_t arg)
 {
-    struct sweep s = {fib, drop, arg, 0, NULL, 0, 0};
+    struct sweep s = {fib, drop, arg, 0, UINT64_MAX, NULL, 0, 0};
     nametree_foreach(fib->nt, sweep_visit, &s);
+    fib->next_expiry = s.next;
     for (size_t i = 0; i < s.nempty; i++) {
         entry_maybe_drop(fib, s.empty[i]);
     }
@@ -229,6 +239,9 @@ size_t fib_remove_face(struct fib *fib, unsigned faceid)
 
 size_t fib_expire(struct fib *fib, uint64_t now)
 {
+    if (now < fib->next_expiry) {
+        return 0; /* the housekeeping tick would otherwise walk every prefix */
+    }
     return sweep(fib, drop_expired, now);
 }
 

@@ -1,6 +1,7 @@
 /* The pending-Interest table (see pit.h). */
 #include "table/pit.h"
 
+#include "table/dheap.h"
 #include "table/nametree.h"
 
 #include <ccnx/ccnb.h>
@@ -8,6 +9,7 @@
 #include <ccnx/error.h>
 #include <ccnx/match.h>
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +17,7 @@ struct pit_entry {
     struct pit_entry *hnext;                 /* key hash chain */
     struct pit_entry *name_prev, *name_next; /* entries with the same Name */
     struct nametree_node *node;              /* that Name's node */
+    struct dheap_node exp;                   /* when: the earliest downstream expiry */
     uint64_t hash;
     uint64_t expires;
     struct ccnx_interest_parsed pi;
@@ -30,7 +33,9 @@ struct pit {
     size_t nbuckets;
     struct nametree *names;
     size_t limit;
-    uint64_t next_expiry; /* no downstream expires before this */
+    struct dheap expiry; /* entries by their earliest downstream expiry */
+    void (*expire_hook)(void *arg, struct pit_entry *e);
+    void *expire_arg;
     struct pit_stats st;
 };
 
@@ -62,7 +67,7 @@ struct pit *pit_create(size_t limit)
         return NULL;
     }
     pit->limit = limit;
-    pit->next_expiry = UINT64_MAX;
+    dheap_init(&pit->expiry);
     return pit;
 }
 
@@ -87,8 +92,15 @@ void pit_destroy(struct pit *pit)
         }
     }
     nametree_destroy(pit->names);
+    dheap_free(&pit->expiry);
     free(pit->buckets);
     free(pit);
+}
+
+void pit_set_expire_hook(struct pit *pit, void (*fn)(void *arg, struct pit_entry *e), void *arg)
+{
+    pit->expire_hook = fn;
+    pit->expire_arg = arg;
 }
 
 void pit_set_limit(struct pit *pit, size_t limit)
@@ -131,16 +143,39 @@ static struct pit_entry *find_key(const struct pit *pit, const uint8_t *key, siz
     return NULL;
 }
 
+static uint64_t earliest_expiry(const struct pit_entry *e)
+{
+    uint64_t t = UINT64_MAX;
+    for (uint32_t i = 0; i < e->ndown; i++) {
+        t = e->down[i].expires < t ? e->down[i].expires : t;
+    }
+    return t;
+}
+
+int pit_key_init(struct pit_key *k, const uint8_t *msg, size_t len,
+                 const struct ccnx_interest_parsed *pi)
+{
+    size_t klen;
+    int r = pit_key_length(msg, len, pi, &klen);
+    if (r != 0) {
+        return r;
+    }
+    k->p = msg + pi->interest.off;
+    k->len = klen - pi->interest.off;
+    k->hash = hash_bytes(k->p, k->len);
+    return 0;
+}
+
+struct pit_entry *pit_find_key(const struct pit *pit, const struct pit_key *k)
+{
+    return find_key(pit, k->p, k->len, k->hash);
+}
+
 struct pit_entry *pit_find(const struct pit *pit, const uint8_t *msg, size_t len,
                            const struct ccnx_interest_parsed *pi)
 {
-    size_t klen;
-    if (pit_key_length(msg, len, pi, &klen) != 0) {
-        return NULL;
-    }
-    const uint8_t *key = msg + pi->interest.off;
-    klen -= pi->interest.off;
-    return find_key(pit, key, klen, hash_bytes(key, klen));
+    struct pit_key k;
+    return pit_key_init(&k, msg, len, pi) == 0 ? pit_find_key(pit, &k) : NULL;
 }
 
 static void grow_buckets(struct pit *pit)
@@ -167,6 +202,22 @@ static void grow_buckets(struct pit *pit)
     pit->nbuckets = nb;
 }
 
+/* The parse of the Interest moved to the start of its copy. */
+static void rebase_span(struct ccnx_span *s, size_t base)
+{
+    s->off = s->len > 0 ? s->off - base : 0;
+}
+
+static void rebase_parse(struct ccnx_interest_parsed *pi, size_t base)
+{
+    rebase_span(&pi->interest, base);
+    rebase_span(&pi->name, base);
+    rebase_span(&pi->publisher, base);
+    rebase_span(&pi->exclude, base);
+    rebase_span(&pi->lifetime_value, base);
+    rebase_span(&pi->nonce, base);
+}
+
 /* Copies the Interest, links the entry under its key and its Name. */
 static struct pit_entry *entry_new(struct pit *pit, const uint8_t *msg,
                                    const struct ccnx_interest_parsed *pi, size_t klen, uint64_t h)
@@ -181,10 +232,9 @@ static struct pit_entry *entry_new(struct pit *pit, const uint8_t *msg,
     e->len = ilen;
     e->keylen = klen;
     e->hash = h;
-    if (ccnx_interest_parse(e->msg, ilen, &e->pi) != 0) {
-        free(e);
-        return NULL;
-    }
+    dheap_node_init(&e->exp);
+    e->pi = *pi;
+    rebase_parse(&e->pi, pi->interest.off);
     struct nametree_name nn;
     if (nametree_name_init(&nn, e->msg + e->pi.name.off, e->pi.name.len, NULL, 0, 0) != 0) {
         free(e);
@@ -246,37 +296,37 @@ int pit_insert(struct pit *pit, const uint8_t *msg, size_t len,
                const struct ccnx_interest_parsed *pi, unsigned faceid, uint64_t now,
                struct pit_entry **out)
 {
-    size_t klen;
+    struct pit_key k;
     *out = NULL;
-    int r = pit_key_length(msg, len, pi, &klen);
-    if (r != 0) {
-        return r;
-    }
-    const uint8_t *key = msg + pi->interest.off;
-    klen -= pi->interest.off;
-    uint64_t h = hash_bytes(key, klen);
-    struct pit_entry *e = find_key(pit, key, klen, h);
+    int r = pit_key_init(&k, msg, len, pi);
+    return r != 0 ? r : pit_insert_key(pit, &k, msg, pi, faceid, now, out);
+}
+
+int pit_insert_key(struct pit *pit, const struct pit_key *k, const uint8_t *msg,
+                   const struct ccnx_interest_parsed *pi, unsigned faceid, uint64_t now,
+                   struct pit_entry **out)
+{
+    *out = NULL;
+    struct pit_entry *e = find_key(pit, k->p, k->len, k->hash);
     int res = PIT_AGGREGATED;
     if (e == NULL) {
         if (pit->st.entries >= pit->limit) {
             pit->st.refused++;
             return CCNX_E_TOOBIG;
         }
-        if ((e = entry_new(pit, msg, pi, klen, h)) == NULL) {
+        if ((e = entry_new(pit, msg, pi, k->len, k->hash)) == NULL) {
             return CCNX_E_NOMEM;
         }
         res = PIT_NEW;
     } else {
         pit->st.aggregated++;
     }
-    if (set_downstream(e, pi, msg, faceid, now) != 0) {
+    if (set_downstream(e, pi, msg, faceid, now) != 0 ||
+        dheap_set(&pit->expiry, &e->exp, earliest_expiry(e)) != 0) {
         if (res == PIT_NEW) {
             pit_remove(pit, e);
         }
         return CCNX_E_NOMEM;
-    }
-    if (e->expires < pit->next_expiry) {
-        pit->next_expiry = e->expires;
     }
     *out = e;
     return res;
@@ -369,6 +419,7 @@ void pit_remove(struct pit *pit, struct pit_entry *e)
         e->name_next->name_prev = e->name_prev;
     }
     nametree_release(pit->names, e->node);
+    dheap_remove(&pit->expiry, &e->exp);
     pit->st.entries--;
     entry_free(e);
 }
@@ -398,52 +449,55 @@ static int prune(struct pit_entry *e, uint64_t now, unsigned faceid, int by_face
     return k == 0;
 }
 
-/* Applies prune to every entry; returns entries removed. */
-static size_t sweep(struct pit *pit, uint64_t now, unsigned faceid, int by_face)
-{
-    size_t removed = 0;
-    uint64_t next = UINT64_MAX;
-    for (size_t b = 0; b < pit->nbuckets; b++) {
-        struct pit_entry *e = pit->buckets[b];
-        while (e != NULL) {
-            struct pit_entry *n = e->hnext;
-            if (by_face) {
-                uint32_t k = 0;
-                for (uint32_t i = 0; i < e->nup; i++) {
-                    if (e->up[i].faceid != faceid) {
-                        e->up[k++] = e->up[i];
-                    }
-                }
-                e->nup = k;
-            }
-            if (prune(e, now, faceid, by_face)) {
-                pit_remove(pit, e);
-                removed++;
-            } else {
-                for (uint32_t i = 0; i < e->ndown; i++) {
-                    next = e->down[i].expires < next ? e->down[i].expires : next;
-                }
-            }
-            e = n;
-        }
-    }
-    pit->next_expiry = next;
-    return removed;
-}
-
 size_t pit_expire(struct pit *pit, uint64_t now)
 {
-    if (now < pit->next_expiry) {
-        return 0;
+    size_t n = 0;
+    struct dheap_node *x;
+    while ((x = dheap_top(&pit->expiry)) != NULL && x->when <= now) {
+        struct pit_entry *e = (struct pit_entry *)((uint8_t *)x - offsetof(struct pit_entry, exp));
+        if (prune(e, now, 0, 0)) {
+            if (pit->expire_hook != NULL) {
+                pit->expire_hook(pit->expire_arg, e);
+            }
+            pit_remove(pit, e);
+            n++;
+        } else {
+            dheap_set(&pit->expiry, x, earliest_expiry(e)); /* moving a node never fails */
+        }
     }
-    size_t n = sweep(pit, now, 0, 0);
     pit->st.expired += n;
     return n;
 }
 
+uint64_t pit_next_expiry(const struct pit *pit)
+{
+    return dheap_next(&pit->expiry);
+}
+
 size_t pit_remove_face(struct pit *pit, unsigned faceid)
 {
-    return sweep(pit, 0, faceid, 1);
+    size_t removed = 0;
+    for (size_t b = 0; b < pit->nbuckets; b++) {
+        struct pit_entry *e = pit->buckets[b];
+        while (e != NULL) {
+            struct pit_entry *n = e->hnext;
+            uint32_t k = 0;
+            for (uint32_t i = 0; i < e->nup; i++) {
+                if (e->up[i].faceid != faceid) {
+                    e->up[k++] = e->up[i];
+                }
+            }
+            e->nup = k;
+            if (prune(e, 0, faceid, 1)) {
+                pit_remove(pit, e);
+                removed++;
+            } else {
+                dheap_set(&pit->expiry, &e->exp, earliest_expiry(e));
+            }
+            e = n;
+        }
+    }
+    return removed;
 }
 
 const uint8_t *pit_entry_interest(const struct pit_entry *e, size_t *len,

@@ -15,7 +15,8 @@
  *
  * Bounded: a limit on entries; new entries past it are refused and counted.
  * Expiry: pit_expire drops downstream records past their expiry, and
- * entries left with none; it scans only when the earliest expiry has come.
+ * entries left with none. Entries sit in a deadline heap by their earliest
+ * downstream expiry, so it visits only entries with something expired.
  */
 #ifndef CCND_TABLE_PIT_H
 #define CCND_TABLE_PIT_H
@@ -64,6 +65,17 @@ void pit_set_limit(struct pit *pit, size_t limit);
 int pit_key_length(const uint8_t *msg, size_t len, const struct ccnx_interest_parsed *pi,
                    size_t *keylen);
 
+/* An Interest's aggregation key, worked out once for a find and an insert. */
+struct pit_key {
+    const uint8_t *p; /* inside the Interest's buffer */
+    size_t len;
+    uint64_t hash;
+};
+
+/* Fills k for the Interest msg[0..len) parsed as *pi. 0 or CCNX_E*. */
+int pit_key_init(struct pit_key *k, const uint8_t *msg, size_t len,
+                 const struct ccnx_interest_parsed *pi);
+
 enum pit_insert_result {
     PIT_NEW = 0,        /* a new entry */
     PIT_AGGREGATED = 1, /* joined an existing entry */
@@ -77,9 +89,14 @@ enum pit_insert_result {
 int pit_insert(struct pit *pit, const uint8_t *msg, size_t len,
                const struct ccnx_interest_parsed *pi, unsigned faceid, uint64_t now,
                struct pit_entry **out);
+/* pit_insert with the key already worked out (k from pit_key_init on msg). */
+int pit_insert_key(struct pit *pit, const struct pit_key *k, const uint8_t *msg,
+                   const struct ccnx_interest_parsed *pi, unsigned faceid, uint64_t now,
+                   struct pit_entry **out);
 /* The entry the Interest would join, or NULL. */
 struct pit_entry *pit_find(const struct pit *pit, const uint8_t *msg, size_t len,
                            const struct ccnx_interest_parsed *pi);
+struct pit_entry *pit_find_key(const struct pit *pit, const struct pit_key *k);
 
 /* 1 when some downstream record of the entry holds this nonce. */
 int pit_entry_has_nonce(const struct pit_entry *e, const uint8_t *nonce, size_t n);
@@ -99,6 +116,13 @@ void pit_remove(struct pit *pit, struct pit_entry *e);
 /* Drops expired downstream records and the entries left without any;
  * returns the number of entries dropped. */
 size_t pit_expire(struct pit *pit, uint64_t now);
+/* The earliest downstream expiry in the table, UINT64_MAX when empty: when
+ * pit_expire next has something to do. */
+uint64_t pit_next_expiry(const struct pit *pit);
+/* A function pit_expire calls with each entry it is about to drop (so an
+ * owner keeping per-entry state can drop it in the same pass); NULL for
+ * none. The hook must not change the table. */
+void pit_set_expire_hook(struct pit *pit, void (*fn)(void *arg, struct pit_entry *e), void *arg);
 /* Drops a closed face's downstream and upstream records, and entries left
  * without downstreams; returns the number of entries dropped. */
 size_t pit_remove_face(struct pit *pit, unsigned faceid);

@@ -443,6 +443,31 @@ static void test_expiry_and_face_destroyed(void **state)
     net_free(net);
 }
 
+/* An Interest sent again once its lifetime is over starts a new entry, and
+ * so is forwarded by a route added meanwhile, whether or not a tick ran in
+ * between to retire the old one. */
+static void test_resend_after_lifetime(void **state)
+{
+    (void)state;
+    struct net *net = net_new(1);
+    struct node *n = &net->nodes[0];
+    face(n, 1, 1);
+    face(n, 2, 1);
+    express(n, 1, "ccnx:/late", 0); /* no route yet: it waits, 4 s */
+    route(n, "ccnx:/late", 2, FWD);
+    express(n, 1, "ccnx:/late", 2 * SEC); /* joins the pending one */
+    fw_tick(n->fw, 2 * SEC + 200000);
+    assert_int_equal(sends_to(net, 0, 2, -1), 0);
+    express(n, 1, "ccnx:/late", 6 * SEC + 1); /* the refreshed lifetime is over */
+    fw_tick(n->fw, 6 * SEC + 200000);         /* the strategy's first send (no history yet) */
+    assert_int_equal(sends_to(net, 0, 2, -1), 1);
+    struct fw_stats st;
+    fw_get_stats(n->fw, &st);
+    assert_int_equal(st.interests_expired, 1);
+    assert_int_equal(pit_count(fw_pit(n->fw)), 1);
+    net_free(net);
+}
+
 static int internal_calls;
 static int internal_handler(void *arg, unsigned faceid, const uint8_t *msg, size_t len)
 {
@@ -679,6 +704,7 @@ int main(void)
         cmocka_unit_test(test_aok_skips_cs),
         cmocka_unit_test(test_longest_prefix_and_flags),
         cmocka_unit_test(test_expiry_and_face_destroyed),
+        cmocka_unit_test(test_resend_after_lifetime),
         cmocka_unit_test(test_internal_hook),
         cmocka_unit_test(test_default_strategy),
         cmocka_unit_test(test_parallel_and_null),

@@ -544,13 +544,64 @@ static void test_many(void **state)
     cs_destroy(cs);
 }
 
+/* The exact-name index starts a walk at the object named exactly by the
+ * Interest only while nothing else under that name sorts before it: a child
+ * component shorter than a digest does, a longer one does not. Neighbours
+ * coming and going must keep that knowledge right. */
+static void test_exact_index_neighbours(void **state)
+{
+    (void)state;
+    struct cs *cs = cs_create(100);
+    struct ccnx_buf out = CCNX_BUF_INIT;
+    const struct cs_entry *x, *x1, *w;
+    static const char long_child[] = "/x/%01%02%03%04%05%06%07%08%09%0A%0B%0C%0D%0E%0F%10%11%12"
+                                     "%13%14%15%16%17%18%19%1A%1B%1C%1D%1E%1F%20%21%22%23%24";
+    assert_int_equal(insert_uri(cs, "/x", -1, "x", 0, &x), CS_INSERTED);
+    assert_int_equal(insert_uri(cs, long_child, -1, "long", 0, NULL), CS_INSERTED);
+    assert_string_equal(simple_lookup(cs, "/x", -1, -1, -1, 0, &out), "ccnx:/x");
+    assert_int_equal(insert_uri(cs, "/x/1", -1, "x1", 0, &x1), CS_INSERTED);
+    assert_string_equal(simple_lookup(cs, "/x", -1, -1, -1, 0, &out), "ccnx:/x/1");
+    assert_int_equal(insert_uri(cs, "/w", -1, "w", 0, &w), CS_INSERTED);
+    assert_int_equal(cs_remove(cs, x1), 0);
+    assert_string_equal(simple_lookup(cs, "/x", -1, -1, -1, 0, &out), "ccnx:/x");
+    assert_int_equal(insert_uri(cs, "/x/1", -1, "x1", 0, &x1), CS_INSERTED);
+    assert_int_equal(cs_remove(cs, x), 0);
+    assert_string_equal(simple_lookup(cs, "/x", -1, -1, -1, 0, &out), "ccnx:/x/1");
+    assert_int_equal(insert_uri(cs, "/x", -1, "x", 0, &x), CS_INSERTED);
+    const struct cs_entry *x2;
+    assert_int_equal(insert_uri(cs, "/x/2", -1, "x2", 0, &x2), CS_INSERTED);
+    assert_int_equal(cs_remove(cs, x2), 0); /* /x/1 is now right before /x */
+    assert_string_equal(simple_lookup(cs, "/x", -1, -1, -1, 0, &out), "ccnx:/x/1");
+    assert_int_equal(cs_remove(cs, x1), 0);
+    assert_int_equal(cs_remove(cs, w), 0);
+    assert_string_equal(simple_lookup(cs, "/x", -1, -1, -1, 0, &out), "ccnx:/x");
+    /* Two objects of one name: the smaller digest first, whichever came first. */
+    const struct cs_entry *y1, *y2;
+    assert_int_equal(insert_uri(cs, "/y", -1, "one", 0, &y1), CS_INSERTED);
+    assert_int_equal(insert_uri(cs, "/y", -1, "two", 0, &y2), CS_INSERTED);
+    struct ccnx_buf ib = CCNX_BUF_INIT;
+    struct ccnx_interest_parsed pi;
+    make_interest(&ib, &pi, "/y", -1, -1, -1);
+    const struct cs_entry *first =
+        memcmp(cs_entry_digest(y1), cs_entry_digest(y2), 32) < 0 ? y1 : y2;
+    assert_ptr_equal(cs_lookup(cs, ib.data, &pi, 0), first);
+    ccnx_buf_free(&ib);
+    ccnx_buf_free(&out);
+    cs_destroy(cs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_recorded_answers),  cmocka_unit_test(test_random_against_array),
-        cmocka_unit_test(test_duplicates),        cmocka_unit_test(test_capacity_lru),
-        cmocka_unit_test(test_staleness),         cmocka_unit_test(test_mark_stale),
-        cmocka_unit_test(test_order_remove_find), cmocka_unit_test(test_many),
+        cmocka_unit_test(test_exact_index_neighbours),
+        cmocka_unit_test(test_recorded_answers),
+        cmocka_unit_test(test_random_against_array),
+        cmocka_unit_test(test_duplicates),
+        cmocka_unit_test(test_capacity_lru),
+        cmocka_unit_test(test_staleness),
+        cmocka_unit_test(test_mark_stale),
+        cmocka_unit_test(test_order_remove_find),
+        cmocka_unit_test(test_many),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

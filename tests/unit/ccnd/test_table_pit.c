@@ -230,9 +230,56 @@ static void test_many(void **state)
     pit_destroy(pit);
 }
 
+struct hook_log {
+    struct pit_entry *seen[8];
+    size_t n;
+};
+
+static void log_expired(void *arg, struct pit_entry *e)
+{
+    struct hook_log *log = arg;
+    if (log->n < 8) {
+        log->seen[log->n] = e;
+    }
+    log->n++;
+}
+
+/* Expiry goes by each entry's earliest downstream: a refresh moves it
+ * later, a longer-lived second downstream keeps the entry, and the hook
+ * hears of exactly the entries dropped, in deadline order. */
+static void test_expiry_order_and_hook(void **state)
+{
+    (void)state;
+    struct pit *pit = pit_create(10);
+    struct hook_log log = {{NULL}, 0};
+    pit_set_expire_hook(pit, log_expired, &log);
+    struct pit_entry *a, *b, *c;
+    ins(pit, "/h/a", "1", 4096, -1, 1, 0, &a);     /* 1 s */
+    ins(pit, "/h/b", "2", 2 * 4096, -1, 1, 0, &b); /* 2 s */
+    ins(pit, "/h/c", "3", 4096, -1, 1, 0, &c);     /* 1 s, then face 2 until 3 s */
+    ins(pit, "/h/c", "4", 3 * 4096, -1, 2, 0, &c);
+    ins(pit, "/h/a", "5", 4 * 4096, -1, 1, 500000, &a); /* refreshed: 4.5 s */
+    assert_int_equal(pit_expire(pit, 1000000), 0);      /* /h/c only loses face 1 */
+    assert_int_equal(log.n, 0);
+    size_t n;
+    pit_entry_downstreams(c, &n);
+    assert_int_equal(n, 1);
+    assert_int_equal(pit_expire(pit, 3000000), 2);
+    assert_int_equal(log.n, 2);
+    assert_ptr_equal(log.seen[0], b);
+    assert_ptr_equal(log.seen[1], c);
+    assert_int_equal(pit_count(pit), 1);
+    /* A consumed entry never reaches the hook. */
+    pit_consume(pit, a);
+    assert_int_equal(pit_expire(pit, 10000000), 0);
+    assert_int_equal(log.n, 2);
+    pit_destroy(pit);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_expiry_order_and_hook),
         cmocka_unit_test(test_aggregation_rule),
         cmocka_unit_test(test_match_content),
         cmocka_unit_test(test_expiry_faces_limit),
