@@ -45,6 +45,7 @@ enum face_kind {
 #define FACE_F_SEQOK      (1u << 10) /* SequenceNumber appended to datagrams */
 #define FACE_F_ACCEPTED   (1u << 11) /* created by a peer (accept, first datagram) */
 #define FACE_F_HTTP       (1u << 12) /* accepted TCP face that turned out to speak HTTP */
+#define FACE_F_NOSEND     (1u << 13) /* the peer stopped reading: read to EOF, send nothing */
 
 enum face_drop {
     FACE_DROP_MALFORMED, /* undecodable bytes (stream closed / datagram dropped) */

@@ -373,6 +373,21 @@ static int stream_read(struct face *f)
     return -1;
 }
 
+/* The peer closed its reading side (a producer that exits right after
+ * writing its last objects): what it sent before is still in the socket, so
+ * the face is read to its end, as the reference does, and only sending
+ * stops. Dropping the face here would lose that content. */
+static void stream_stop_sending(struct face *f)
+{
+    size_t n = 0;
+    for (struct face_msg *m = f->qhead; m != NULL; m = m->next) {
+        n++;
+    }
+    f->c.drops[FACE_DROP_QUEUE] += n;
+    face_queue_pop(f, n, 0);
+    f->flags |= FACE_F_NOSEND;
+}
+
 void face_stream_flush(struct face *f)
 {
     while (f->qhead != NULL && f->fd >= 0 && !f->dead) {
@@ -393,6 +408,10 @@ void face_stream_flush(struct face *f)
                 break;
             }
             f->last_errno = errno;
+            if (errno == EPIPE || errno == ECONNRESET) {
+                stream_stop_sending(f);
+                break;
+            }
             face_destroy(f, FACE_CLOSE_ERROR);
             return;
         }

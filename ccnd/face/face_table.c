@@ -414,6 +414,10 @@ int face_send(struct face_table *ft, unsigned faceid, const uint8_t *msg, size_t
     if (f == NULL || (f->flags & FACE_F_PASSIVE)) {
         return CCNX_E_NOTFOUND;
     }
+    if (f->flags & FACE_F_NOSEND) {
+        f->c.drops[FACE_DROP_QUEUE]++;
+        return CCNX_E_IO;
+    }
     if (len == 0 || len > ft->cfg.max_message) {
         f->c.drops[FACE_DROP_OVERSIZE]++;
         return CCNX_E_TOOBIG;

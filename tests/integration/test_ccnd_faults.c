@@ -12,6 +12,7 @@
 #include <ccnx/interest.h>
 #include <ccnx/match.h>
 #include <ccnx/name.h>
+#include <ccnx/sign.h>
 #include <ccnx/uri.h>
 
 #include <arpa/inet.h>
@@ -268,6 +269,52 @@ static void test_out_of_descriptors(void **state)
     tu_ccnd_stop(&small);
 }
 
+/* A producer that stops reading (it is about to exit) while ccnd still has
+ * Interests for it: ccnd's writes fail (EPIPE), yet every object the
+ * producer writes after that reaches the consumer, as with the reference. */
+static void test_producer_stops_reading(void **state)
+{
+    (void)state;
+    enum { N = 300 };
+    struct ccnx_key *key;
+    assert_int_equal(ccnx_key_generate(1024, &key), 0);
+    int prod = tu_ccnd_connect(&ccnd);
+    tu_selfreg(prod, "ccnx:/leaving", key);
+    int cons = tu_ccnd_connect(&ccnd);
+    struct ccnx_buf batch = CCNX_BUF_INIT, objs = CCNX_BUF_INIT, msg = CCNX_BUF_INIT;
+    for (int i = 0; i < N; i++) {
+        char uri[64];
+        snprintf(uri, sizeof uri, "ccnx:/leaving/%d", i);
+        tu_interest(&msg, uri);
+        ccnx_buf_append(&batch, msg.data, msg.len);
+        tu_content(&msg, uri, "last words", key);
+        ccnx_buf_append(&objs, msg.data, msg.len);
+    }
+    tu_send_all(cons, batch.data, batch.len);
+    int seen = 0;
+    while (seen < N && tu_try_read_element(prod, &msg, 2000)) {
+        seen++;
+    }
+    assert_int_equal(seen, N);
+    /* The producer stops reading; the next Interests ccnd sends it fail. */
+    assert_int_equal(shutdown(prod, SHUT_RD), 0);
+    tu_interest(&msg, "ccnx:/leaving/more");
+    tu_send_all(cons, msg.data, msg.len);
+    usleep(200000);
+    tu_send_all(prod, objs.data, objs.len);
+    int got = 0;
+    while (got < N && tu_try_read_element(cons, &msg, 3000)) {
+        got++;
+    }
+    assert_int_equal(got, N);
+    close(prod);
+    close(cons);
+    ccnx_key_free(key);
+    ccnx_buf_free(&batch);
+    ccnx_buf_free(&objs);
+    ccnx_buf_free(&msg);
+}
+
 int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
@@ -275,6 +322,7 @@ int main(void)
         cmocka_unit_test(test_flood_is_bounded),
         cmocka_unit_test(test_peers_that_never_read),
         cmocka_unit_test(test_peer_leaves_mid_message),
+        cmocka_unit_test(test_producer_stops_reading),
         cmocka_unit_test(test_out_of_descriptors),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
