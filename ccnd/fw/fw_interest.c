@@ -239,6 +239,27 @@ static int internal_wants(struct fw *fw, const struct fw_arrival *a)
     return 0;
 }
 
+static int is_scheduled(const struct fw_rec *r, unsigned faceid)
+{
+    for (size_t i = 0; i < r->nsched; i++)
+        if (r->sched[i].faceid == faceid)
+            return 1;
+    return 0;
+}
+
+/* A downstream's retransmission (a new nonce) goes to the upstreams the
+ * entry has not tried and has not scheduled: typically a producer that
+ * registered after the first Interest. The reference does the same (new
+ * upstreams are due at once); without it the retransmissions of a consumer
+ * that started first would be absorbed until the entry expires. */
+static void send_to_untried(struct fw *fw, struct fw_rec *r, uint64_t now)
+{
+    struct strategy_ctx ctx = {fw, r, now};
+    for (size_t i = 0; i < r->nfaces; i++)
+        if (!strategy_was_sent(&ctx, r->faces[i]) && !is_scheduled(r, r->faces[i]))
+            fw_rec_send(fw, r, r->faces[i], now);
+}
+
 static void run_strategy(struct fw *fw, struct fw_rec *r, const struct fw_arrival *a, int is_new,
                          uint64_t now)
 {
@@ -260,6 +281,8 @@ static void run_strategy(struct fw *fw, struct fw_rec *r, const struct fw_arriva
     struct strategy_ctx ctx = {fw, r, now};
     if (s->on_interest != NULL)
         s->on_interest(&ctx, r->faces, r->nfaces, is_new);
+    if (!is_new && s != &strategy_null)
+        send_to_untried(fw, r, now);
 }
 
 /* PIT insert or aggregation, then the internal client or the strategy. */

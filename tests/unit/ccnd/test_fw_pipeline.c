@@ -455,12 +455,15 @@ static void test_resend_after_lifetime(void **state)
     face(n, 2, 1);
     express(n, 1, "ccnx:/late", 0); /* no route yet: it waits, 4 s */
     route(n, "ccnx:/late", 2, FWD);
-    express(n, 1, "ccnx:/late", 2 * SEC); /* joins the pending one */
+    express(n, 1, "ccnx:/late", 2 * SEC); /* joins the pending one... */
     fw_tick(n->fw, 2 * SEC + 200000);
-    assert_int_equal(sends_to(net, 0, 2, -1), 0);
-    express(n, 1, "ccnx:/late", 6 * SEC + 1); /* the refreshed lifetime is over */
-    fw_tick(n->fw, 6 * SEC + 200000);         /* the strategy's first send (no history yet) */
+    assert_int_equal(sends_to(net, 0, 2, -1), 1); /* ...and reaches the new upstream */
+    express(n, 1, "ccnx:/late", 3 * SEC);         /* a tried upstream is not sent it again */
+    fw_tick(n->fw, 3 * SEC + 200000);
     assert_int_equal(sends_to(net, 0, 2, -1), 1);
+    express(n, 1, "ccnx:/late", 7 * SEC + 1); /* the refreshed lifetime is over */
+    fw_tick(n->fw, 7 * SEC + 200000);         /* the strategy's first send (no history yet) */
+    assert_int_equal(sends_to(net, 0, 2, -1), 2);
     struct fw_stats st;
     fw_get_stats(n->fw, &st);
     assert_int_equal(st.interests_expired, 1);
