@@ -21,8 +21,12 @@
 #define FW_NONCE_DEFAULT_CAPACITY 100000
 #define FW_RTE_LIMIT_DEFAULT      160000 /* the reference's predicted_response_limit */
 #define FW_MATCH_BATCH            64
-#define FW_STALE_PURGE_MAX        1000   /* stale objects dropped per tick, to bound its cost */
-#define FW_HOUSEKEEPING           100000 /* table expiry sweeps: at most every 100 ms */
+#define FW_STALE_PURGE_MAX        1000 /* stale objects dropped per tick, to bound its cost */
+/* Stale objects stay this long (microseconds) for Interests that accept
+ * stale content (and ccnrm -o); the reference keeps them until the store
+ * is full, which lets memory grow without bound. */
+#define FW_STALE_KEEP_US (60 * 1000000ull)
+#define FW_HOUSEKEEPING  100000 /* table expiry sweeps: at most every 100 ms */
 
 void fw_config_default(struct fw_config *c)
 {
@@ -433,7 +437,8 @@ static void housekeeping(struct fw *fw, uint64_t now)
 {
     nonce_expire(fw->nonces, now);
     fib_expire(fw->fib, now);
-    cs_purge_stale(fw->cs, now, FW_STALE_PURGE_MAX);
+    if (now > FW_STALE_KEEP_US)
+        cs_purge_stale(fw->cs, now - FW_STALE_KEEP_US, FW_STALE_PURGE_MAX);
     fw->housekeeping_due = now + FW_HOUSEKEEPING;
 }
 

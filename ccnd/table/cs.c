@@ -602,7 +602,7 @@ const struct cs_entry *cs_lookup(struct cs *cs, const uint8_t *ibuf,
     lru_unlink(e);
     lru_push_newest(cs, e);
     if (pi->scope == 0 && (ccnx_interest_aok(pi) & CCNX_AOK_EXPIRE) != 0) {
-        cs_mark_stale(cs, e);
+        cs_mark_stale(cs, e, now);
     }
     return e;
 }
@@ -647,9 +647,9 @@ int cs_remove(struct cs *cs, const struct cs_entry *e)
     return r;
 }
 
-void cs_mark_stale(struct cs *cs, const struct cs_entry *e)
+void cs_mark_stale(struct cs *cs, const struct cs_entry *e, uint64_t now)
 {
-    dheap_set(&cs->stale, &((struct cs_entry *)e)->stale, 0);
+    dheap_set(&cs->stale, &((struct cs_entry *)e)->stale, now);
 }
 
 size_t cs_purge_stale(struct cs *cs, uint64_t now, size_t max)

@@ -108,7 +108,7 @@ const struct cs_entry *cs_find(const struct cs *cs, const uint8_t *name, size_t 
 /* Removes (and frees) an entry. 0, or CCNX_E_NOTFOUND. */
 int cs_remove(struct cs *cs, const struct cs_entry *e);
 /* Marks an entry stale now. */
-void cs_mark_stale(struct cs *cs, const struct cs_entry *e);
+void cs_mark_stale(struct cs *cs, const struct cs_entry *e, uint64_t now);
 /* Removes up to `max` stale objects, those stale the longest first (a
  * deadline heap: no scan of fresh objects); returns how many. */
 size_t cs_purge_stale(struct cs *cs, uint64_t now, size_t max);

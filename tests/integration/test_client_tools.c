@@ -241,6 +241,9 @@ static void test_ccnrm(void **state)
     assert_int_equal(run(cmd, &out, &err), 0);
     assert_non_null(strstr((char *)err.data, "1 object marked stale under ccnx:/t/b"));
     assert_int_equal(run("ccnpeek -s 0 -w 0.3 ccnx:/t/b", &out, &err), 1);
+    /* Stale, not gone: an Interest that accepts stale content still gets it. */
+    assert_int_equal(run("ccnpeek -a -s 0 -c ccnx:/t/b", &out, &err), 0);
+    assert_string_equal((char *)out.data, "bee");
     snprintf(cmd, sizeof cmd, "%s/removed.ccnb", ccnd.dir);
     struct ccnx_buf removed = CCNX_BUF_INIT;
     assert_int_equal(ccnx_buf_read_file(&removed, cmd), 0);
