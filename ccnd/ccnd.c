@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -46,6 +47,7 @@ struct ccnd {
     uint64_t start_us;        /* wall clock at start, for the status page */
     char host[65];
     int stopping;
+    ino_t sock_ino; /* the unix socket we bound, to notice its removal */
 };
 
 __attribute__((format(printf, 3, 4))) static void ccnd_log(const struct ccnd *d, unsigned bits,
@@ -346,9 +348,23 @@ static struct status_face *status_rows(const struct ccnd *d, size_t *n)
     return rows;
 }
 
+/* Removing the socket file stops ccnd, as with the reference: its
+ * ccndstop works that way, and a forwarder nobody can reach is useless. */
+static void check_socket(struct ccnd *d)
+{
+    struct stat st;
+    if (lstat(d->cfg.sockname, &st) == 0 && st.st_ino == d->sock_ino) {
+        return;
+    }
+    ccnd_log(d, 1, "%s was removed or replaced: shutting down", d->cfg.sockname);
+    d->stopping = 1;
+    loop_stop(d->loop);
+}
+
 static void on_sample(struct loop *loop, void *arg)
 {
     struct ccnd *d = arg;
+    check_socket(d);
     size_t n;
     struct status_face *rows = status_rows(d, &n);
     status_sample(d->status, rows, n, loop_now(loop));
@@ -458,6 +474,8 @@ static int open_listeners(struct ccnd *d, char *err, size_t n)
                  d->cfg.sockname, strerror(errno));
         return -1;
     }
+    struct stat st;
+    d->sock_ino = lstat(d->cfg.sockname, &st) == 0 ? st.st_ino : 0;
     ccnd_log(d, 1, "listening on %s", d->cfg.sockname);
     if (d->cfg.listen_count > 0) {
         for (size_t i = 0; i < d->cfg.listen_count; i++) {

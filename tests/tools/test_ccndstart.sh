@@ -66,6 +66,20 @@ grep -q "ccnd.conf:1:" "$T/err" || fail "bad ccnd.conf: no line number"
 run ccndstop
 [ "$(rc)" = 0 ] || fail "ccndstop after bad conf: exit $(rc)"
 
+# Removing the socket file stops ccnd (the reference's way to stop it).
+: >"$CCNX_DIR/ccnd.conf"
+run ccndstart -v
+[ "$(rc)" = 0 ] || fail "ccndstart again: exit $(rc)"
+pid=$(sed -n 's/^started ccnd (pid \([0-9]*\)).*/\1/p' "$T/out")
+[ -n "$pid" ] || fail "ccndstart -v did not say which ccnd it started"
+rm -f "$SOCK"
+for _ in $(seq 30); do alive "$pid" || break; sleep 0.1; done
+alive "$pid" && fail "ccnd kept running after its socket was removed"
+run ccndstart
+[ "$(rc)" = 0 ] || fail "ccndstart after the socket was removed: exit $(rc)"
+run ccndstop
+[ "$(rc)" = 0 ] || fail "ccndstop at the end: exit $(rc)"
+
 run ccndstart --help
 [ "$(rc)" = 0 ] || fail "ccndstart --help"
 run ccndstop bogus
