@@ -243,6 +243,16 @@ int face_connect_tcp(struct face_table *ft, const struct sockaddr *addr, socklen
     if (addr == NULL || (addr->sa_family != AF_INET && addr->sa_family != AF_INET6)) {
         return CCNX_E_INVAL;
     }
+    /* One connection per peer, as the reference keeps it: asking again for
+     * the same address (ccndc add, then del) names the face that exists. */
+    for (unsigned id = face_next(ft, FACE_NONE); id != FACE_NONE; id = face_next(ft, id)) {
+        struct face *f = face_lookup(ft, id);
+        if (f->kind == FACE_KIND_TCP && !f->dead && !(f->flags & FACE_F_NOSEND) &&
+            face_addr_equal((struct sockaddr *)&f->addr, f->addrlen, addr, len)) {
+            *faceid = id;
+            return 0;
+        }
+    }
     return stream_connect(ft, addr, len, FACE_KIND_TCP, faceid);
 }
 

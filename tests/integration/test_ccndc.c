@@ -159,6 +159,19 @@ static void test_tcp_add(void **state)
     assert_true(fd >= 0);
     express("ccnx:/test/tcp/x");
     assert_true(arrives(fd, "ccnx:/test/tcp/x", 3000));
+    /* The same peer again is the same face: no second connection, and del
+     * finds the registration add made. */
+    assert_int_equal(ccndc(out, sizeof out, "add ccnx:/test/tcp2 tcp localhost %u",
+                           (unsigned)ntohs(sa.sin_port)),
+                     0);
+    assert_int_equal(poll(&p, 1, 300), 0);
+    assert_int_equal(
+        ccndc(out, sizeof out, "del ccnx:/test/tcp tcp localhost %u", (unsigned)ntohs(sa.sin_port)),
+        0);
+    express("ccnx:/test/tcp/y");
+    assert_false(arrives(fd, "ccnx:/test/tcp/y", 300));
+    express("ccnx:/test/tcp2/y");
+    assert_true(arrives(fd, "ccnx:/test/tcp2/y", 3000));
     close(fd);
     close(lfd);
 }
