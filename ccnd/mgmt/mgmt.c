@@ -261,12 +261,23 @@ static struct status do_strategy(struct mgmt *m, const char *verb, struct ccnx_v
         return (struct status){400, "malformed name"};
     const char *cur = fr.strategy != NULL ? fr.strategy : "default";
     const char *cur_params = fr.params != NULL ? fr.params : "";
+    /* The reply names the prefix the strategy is set on, as the reference's
+     * does (ccnx:/ for the default). */
+    struct ccnx_name at;
+    ccnx_name_init(&at);
+    if (ccnx_name_set_ccnb(&at, ss.name.p, ss.name.n) != 0 ||
+        ccnx_name_truncate(&at, fr.strategy != NULL ? fr.strategy_comps : 0) != 0) {
+        ccnx_name_free(&at);
+        return (struct status){400, "malformed name"};
+    }
+    ss.name = (struct ccnx_view){at.enc.data, at.enc.len};
     ss.action = (struct ccnx_view){NULL, 0};
     ss.ccndid = (struct ccnx_view){mgmt_ccndid(m), CCNX_DIGEST_LEN};
     ss.strategy_id = (struct ccnx_view){(const uint8_t *)cur, strlen(cur)};
     ss.parameters = (struct ccnx_view){(const uint8_t *)cur_params, strlen(cur_params)};
-    return ccnx_strategy_selection_build(out, &ss) == 0 ? ok
-                                                        : (struct status){500, "reply too large"};
+    int built = ccnx_strategy_selection_build(out, &ss);
+    ccnx_name_free(&at);
+    return built == 0 ? ok : (struct status){500, "reply too large"};
 }
 
 static struct status dispatch(struct mgmt *m, const struct ccnx_mgmt_request *req, unsigned face,

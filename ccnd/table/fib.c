@@ -367,6 +367,7 @@ int fib_lookup(const struct fib *fib, const uint8_t *name, size_t len, uint64_t 
         if (e != NULL && e->strategy != NULL) {
             out->strategy = e->strategy;
             out->params = e->params;
+            out->strategy_comps = (uint32_t)s->ncomps;
             break;
         }
     }

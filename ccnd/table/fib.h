@@ -51,6 +51,7 @@ struct fib_result {
     unsigned namespace_flags; /* OR of the flags of every entry on the path */
     uint32_t prefix_comps;    /* components of the longest registered prefix; -1u: none */
     const char *strategy;     /* inherited strategy name, or NULL */
+    uint32_t strategy_comps;  /* components of the prefix it was set on (0 when none) */
     const char *params;       /* its parameters ("" when none), or NULL */
 };
 
