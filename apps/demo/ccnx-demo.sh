@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The demonstration behind `make demo`: the ccnb tools at work on the
-# messages the CCNx 0.8.2 reference produced (../shared/vectors/ccnx082).
+# messages the CCNx 0.8.2 reference produced (../shared/vectors/ccnx082),
+# then a private ccnd with traffic, ccnpoke/ccnpeek and a file transfer.
 set -euo pipefail
 bin=${1:-build/bin}
 here=$(cd "$(dirname "$0")/../.." && pwd)
@@ -35,7 +36,7 @@ for k in "$vectors"/*_pubkey.pem; do keys+=(-k "$k"); done
 "$bin/ccnverify" "${keys[@]}" "$vectors"/co_*.ccnb "$vectors"/ctl_*_reply.ccnb | cut -c1-110
 
 say "A tampered copy is refused"
-cp "$vectors/co_data_fresh.ccnb" "$work/tampered.ccnb"
+cat "$vectors/co_data_fresh.ccnb" > "$work/tampered.ccnb"  # writable whatever the source mode
 printf 'J' | dd of="$work/tampered.ccnb" bs=1 seek=$(( $(stat -c %s "$work/tampered.ccnb") - 10 )) conv=notrunc status=none
 "$bin/ccnverify" "$work/tampered.ccnb" || echo "(exit status $?: rejected as expected)"
 
@@ -44,23 +45,60 @@ CCNX_DIR="$work/ccnx" "$bin/ccninitkeystore"
 ls -la "$work/ccnx"
 
 say "A private ccnd (ccndstart), with its own port, socket and keystore"
-port=$(( 30000 + $$ % 20000 ))
+port=$(( 33450 + $$ % 50 ))
 export CCN_LOCAL_PORT=$port CCN_LOCAL_SOCKNAME="$work/ccnd.sock" CCNX_DIR="$work/ccnx"
 export CCND_KEYSTORE_DIRECTORY="$work/ccnd" CCND_LOG="$work/ccnd.log"
 mkdir -p "$CCND_KEYSTORE_DIRECTORY"
 PATH="$bin:$PATH" "$bin/ccndstart"
-stop_ccnd() { PATH="$bin:$PATH" "$bin/ccndstop" >/dev/null 2>&1 || true; rm -rf "$work"; }
-trap stop_ccnd EXIT
+started=()
+stop_all() {
+  for p in "${started[@]}"; do kill "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  PATH="$bin:$PATH" "$bin/ccndstop" >/dev/null 2>&1 || true
+  rm -rf "$work"
+}
+trap stop_all EXIT
 echo "status page: http://localhost:$port/  (also ?f=xml, ?f=json)"
 
 say "Traffic through it: a producer and consumers (ccnd-bench), one second each"
 "$bin/ccnd-bench" -s "$CCN_LOCAL_SOCKNAME.$port" -c 2 -w 8 -t 1 -N 20000 -b 100 exchange
 "$bin/ccnd-bench" -s "$CCN_LOCAL_SOCKNAME.$port" -c 2 -w 8 -t 1 -N 2000 -b 1024 cs
 
-say "What ccnd counted (ccndstatus)"
-"$bin/ccndstatus" | grep -i -E "interests|content|faces" | head -12
+say "One line published with ccnpoke, read back with ccnpeek"
+line="hello from ccnpoke, $(date +%T)"
+echo "$line" | "$bin/ccnpoke" -w 10 ccnx:/demo/hello &
+started+=($!)
+echo "poked:  $line"
+# An Interest that reaches ccnd before ccnpoke has registered goes nowhere:
+# ask again (short lifetimes) until it is answered.
+got=""
+for _ in 1 2 3 4 5; do
+  if got=$("$bin/ccnpeek" -c -l 0.5 -w 0.5 ccnx:/demo/hello 2>/dev/null); then break; fi
+done
+[[ $got == "$line" ]] || { echo "ccnpeek got '$got', not what ccnpoke published" >&2; exit 1; }
+echo "peeked: $got"
 
-say "Stopping the ccnd we started (ccndstop)"
+say "A file: README.md served by ccnputfile, listed by ccnls, fetched by ccngetfile"
+"$bin/ccnputfile" -r -x 60 -v ccnx:/demo/README.md "$here/README.md" 2> "$work/put.err" &
+started+=($!)
+for _ in $(seq 100); do grep -q publishing "$work/put.err" && break; sleep 0.1; done
+sed 's/^/  /' "$work/put.err"
+echo "ccnls ccnx:/demo/README.md (the versions it has):"
+"$bin/ccnls" ccnx:/demo/README.md | sed 's/^/  /'
+"$bin/ccngetfile" ccnx:/demo/README.md "$work/README.md"
+if cmp -s "$here/README.md" "$work/README.md"; then
+  echo "identical to README.md: yes ($(stat -c %s "$work/README.md") bytes)"
+else
+  echo "identical to README.md: NO" >&2; exit 1
+fi
+
+say "What ccnd forwarded (ccndstatus)"
+"$bin/ccndstatus" | grep -E "^(Content items|Interest totals|Tables):"
+
+say "Stopping what we started (the file server, then ccndstop)"
+for p in "${started[@]}"; do kill "$p" 2>/dev/null || true; done
+wait 2>/dev/null || true
+started=()
 PATH="$bin:$PATH" "$bin/ccndstop"
 
 say "Done"
