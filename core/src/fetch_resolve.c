@@ -18,9 +18,14 @@ static const uint8_t low_version[7] = {CCNX_MARKER_VERSION, 0, 0xFF, 0xFF, 0xFF,
 static const uint8_t past_versions[7] = {CCNX_MARKER_VERSION + 1, 0, 0, 0, 0, 0, 0};
 static const uint8_t unversioned_bound[1] = {0x01};
 
-/* Rounds after the first wait at least this long: a forwarder or producer
- * that answers in a millisecond deserves more than four round trips. */
-#define MIN_ROUND_MS 50
+/* Rounds after the first wait at least this long: four round trips of a
+ * fast local answer would be under a millisecond, but a forwarder tries a
+ * second upstream (another producer, maybe with a newer version) only
+ * after its first one had some 50 ms to answer. */
+#define MIN_ROUND_MS 150
+/* The first round is sent this many times at most, each attempt with its
+ * share of the time, so one lost Interest does not fail the discovery. */
+#define FIRST_ROUND_ATTEMPTS 4
 
 struct ccnx_resolve {
     struct ccnx_client *c;
@@ -114,14 +119,14 @@ static void round_content(void *arg, const uint8_t *obj, size_t len,
                           const struct ccnx_content_parsed *pc);
 static void round_timeout(void *arg);
 
-static int send_round(struct ccnx_resolve *r, int wait_ms)
+static int send_round(struct ccnx_resolve *r, int wait_ms, unsigned retries)
 {
     const uint8_t *low = r->best_len > 0 ? r->best : low_version;
     size_t low_len = r->best_len > 0 ? r->best_len : sizeof low_version;
     ccnx_buf_reset(&r->msg);
     int rc = ccnx_resolve_interest(&r->msg, &r->prefix, low, low_len, r->res < 0, r->flags,
                                    lifetime_for(wait_ms));
-    struct ccnx_express_opts o = {round_content, round_timeout, r, wait_ms, 0};
+    struct ccnx_express_opts o = {round_content, round_timeout, r, wait_ms, retries};
     if (rc == 0) {
         rc = ccnx_client_express(r->c, r->msg.data, r->msg.len, &o, &r->pending_id);
     }
@@ -173,7 +178,7 @@ static void round_content(void *arg, const uint8_t *obj, size_t len,
     int wait_ms = (int)(r->rtt_max_us * 4 / 1000);
     wait_ms = wait_ms < MIN_ROUND_MS ? MIN_ROUND_MS : wait_ms;
     wait_ms = wait_ms < left_ms ? wait_ms : left_ms;
-    if (!found || left_ms <= 0 || send_round(r, wait_ms) != 0) {
+    if (!found || left_ms <= 0 || send_round(r, wait_ms, 0) != 0) {
         resolve_finish(r);
     }
 }
@@ -216,7 +221,9 @@ int ccnx_resolve_start(struct ccnx_client *c, const struct ccnx_name *prefix, in
     if (rc == 0 && !(flags & CCNX_RESOLVE_NESTOK) && ends_in_version(prefix)) {
         rc = ccnx_client_schedule(c, 0, resolve_kept, r, &r->timer_id);
     } else if (rc == 0) {
-        rc = send_round(r, r->timeout_ms);
+        /* The Interest's lifetime is the attempt's, so ccnd forwards the
+         * next attempt again instead of folding it into the first. */
+        rc = send_round(r, r->timeout_ms / FIRST_ROUND_ATTEMPTS, FIRST_ROUND_ATTEMPTS - 1);
     }
     if (rc != 0) {
         resolve_free(r);
