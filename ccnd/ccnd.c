@@ -7,6 +7,7 @@
 #include "fw/fw.h"
 #include "loop/loop.h"
 #include "mgmt/mgmt.h"
+#include "mgmt/notice.h"
 #include "mgmt/status.h"
 
 #include <ccnx/ccnb.h>
@@ -47,7 +48,9 @@ struct ccnd {
     uint64_t start_us;        /* wall clock at start, for the status page */
     char host[65];
     int stopping;
-    ino_t sock_ino; /* the unix socket we bound, to notice its removal */
+    ino_t sock_ino;                 /* the unix socket we bound, to notice its removal */
+    struct notice *notice;          /* face-status notices, /ccnx/<ccndid>/notice.txt */
+    struct loop_timer notice_timer; /* pushes notices shortly after a change */
 };
 
 __attribute__((format(printf, 3, 4))) static void ccnd_log(const struct ccnd *d, unsigned bits,
@@ -68,6 +71,8 @@ __attribute__((format(printf, 3, 4))) static void ccnd_log(const struct ccnd *d,
 }
 
 static void schedule_tick(struct ccnd *d, uint64_t now, uint64_t next);
+
+#define NOTICE_PUSH_US 2000 /* the reference pushes notices 2 ms after a change */
 
 /* ---- Face layer -> forwarder ---- */
 
@@ -115,9 +120,60 @@ static void on_message(void *arg, unsigned faceid, const uint8_t *msg, size_t le
     schedule_tick(d, now, fw_next_deadline(d->fw));
 }
 
+/* ---- Face-status notices ---- */
+
+static void notice_face_info(struct ccnd *d, unsigned faceid, int up, const struct face_info *fi)
+{
+    if (d->notice == NULL || !notice_started(d->notice) || (fi->flags & FACE_F_PASSIVE)) {
+        return;
+    }
+    notice_face(d->notice, faceid, up, status_ref_flags(fi->flags, faceid), fi->remote);
+    if (!loop_timer_active(&d->notice_timer)) {
+        loop_timer_start(d->loop, &d->notice_timer, NOTICE_PUSH_US, 0);
+    }
+}
+
+/* Signed and injected from a timer, never from inside a face callback, so
+ * the forwarder is not re-entered. */
+static void on_notice_timer(struct loop *loop, void *arg)
+{
+    struct ccnd *d = arg;
+    face_batch_begin(d->faces);
+    notice_flush(d->notice, &d->internal_out);
+    flush_internal(d);
+    face_batch_end(d->faces);
+    schedule_tick(d, loop_now(loop), fw_next_deadline(d->fw));
+}
+
+/* The first Interest for the notices starts the stream with every face. */
+static int notice_handler(struct ccnd *d, const uint8_t *interest, size_t len)
+{
+    struct ccnx_interest_parsed pi;
+    if (d->notice == NULL || ccnx_interest_parse(interest, len, &pi) != 0) {
+        return 0;
+    }
+    int was = notice_started(d->notice);
+    if (!notice_interest(d->notice, interest, len, &pi, &d->internal_out)) {
+        return 0;
+    }
+    if (!was) {
+        for (unsigned id = face_next(d->faces, FACE_NONE); id != FACE_NONE;
+             id = face_next(d->faces, id)) {
+            struct face_info fi;
+            if (face_get_info(d->faces, id, &fi) == 0) {
+                notice_face_info(d, id, 1, &fi);
+            }
+        }
+    }
+    return 1;
+}
+
 static int internal_handler(void *arg, unsigned faceid, const uint8_t *interest, size_t len)
 {
     struct ccnd *d = arg;
+    if (notice_handler(d, interest, len)) {
+        return 1;
+    }
     return mgmt_handle_interest(d->mgmt, faceid, interest, len, loop_now(d->loop),
                                 &d->internal_out) == 1;
 }
@@ -129,6 +185,7 @@ static void on_created(void *arg, unsigned faceid)
     if (face_get_info(d->faces, faceid, &fi) == 0 && !(fi.flags & FACE_F_PASSIVE)) {
         ccnd_log(d, 1, "accepted or created face %u (%s %s)", faceid, face_kind_name(fi.kind),
                  fi.remote);
+        notice_face_info(d, faceid, 1, &fi);
     }
 }
 
@@ -139,6 +196,7 @@ static void on_destroyed(void *arg, unsigned faceid, enum face_close_reason why,
     if (d->fw != NULL) {
         fw_on_face_destroyed(d->fw, faceid);
     }
+    notice_face_info(d, faceid, 0, final);
     ccnd_log(d, 1, "face %u closed (%s): %llu messages in, %llu out", faceid,
              face_close_reason_name(why), (unsigned long long) final->counters.msgs_in,
              (unsigned long long) final->counters.msgs_out);
@@ -520,6 +578,7 @@ struct ccnd *ccnd_create(const struct ccnd_config *cfg, char *err, size_t n)
     static const struct fw_ops ops = {fw_send, fw_face_props};
     loop_timer_init(&d->tick, on_tick, d);
     loop_timer_init(&d->sample, on_sample, d);
+    loop_timer_init(&d->notice_timer, on_notice_timer, d);
     if ((d->status = status_create()) == NULL || (d->loop = loop_create()) == NULL ||
         (d->faces = face_table_create(d->loop, &fc, &cb)) == NULL ||
         (d->fw = fw_create(&fwc, &ops, d)) == NULL) {
@@ -540,6 +599,12 @@ struct ccnd *ccnd_create(const struct ccnd_config *cfg, char *err, size_t n)
     d->mgmt = mgmt_create(fw_fib(d->fw), ccnx_keystore_key(d->keystore), &mops, 0);
     if (d->mgmt == NULL) {
         snprintf(err, n, "cannot set up the internal client");
+        ccnd_destroy(d);
+        return NULL;
+    }
+    d->notice = notice_create(ccnx_keystore_key(d->keystore), mgmt_ccndid(d->mgmt));
+    if (d->notice == NULL) {
+        snprintf(err, n, "out of memory");
         ccnd_destroy(d);
         return NULL;
     }
@@ -571,8 +636,11 @@ void ccnd_destroy(struct ccnd *d)
     if (d->loop != NULL) {
         loop_timer_stop(d->loop, &d->tick);
         loop_timer_stop(d->loop, &d->sample);
+        loop_timer_stop(d->loop, &d->notice_timer);
     }
     /* Faces first: their destroy callbacks still reach the forwarder. */
+    notice_destroy(d->notice); /* closing faces need not be announced */
+    d->notice = NULL;
     face_table_destroy(d->faces);
     mgmt_destroy(d->mgmt);
     fw_destroy(d->fw);
