@@ -13,6 +13,7 @@
 #include <ccnx/ccnb.h>
 #include <ccnx/error.h>
 #include <ccnx/mgmt.h>
+#include <ccnx/name.h>
 #include <ccnx/sign.h>
 
 #include <arpa/inet.h>
@@ -118,6 +119,20 @@ static void on_message(void *arg, unsigned faceid, const uint8_t *msg, size_t le
     fw_on_message(d->fw, faceid, msg, len, now);
     flush_internal(d);
     schedule_tick(d, now, fw_next_deadline(d->fw));
+}
+
+/* Neighbours find ccnd's key under %C1.M.S.neighborhood (the internal
+ * client answers there besides /ccnx and %C1.M.S.localhost). */
+static int add_neighborhood_prefix(struct ccnd *d)
+{
+    struct ccnx_name n;
+    ccnx_name_init(&n);
+    int res = ccnx_name_append_str(&n, "\xC1.M.S.neighborhood");
+    if (res == 0) {
+        res = fw_internal_add_prefix(d->fw, n.enc.data, n.enc.len);
+    }
+    ccnx_name_free(&n);
+    return res < 0 ? res : 0;
 }
 
 /* ---- Face-status notices ---- */
@@ -609,6 +624,11 @@ struct ccnd *ccnd_create(const struct ccnd_config *cfg, char *err, size_t n)
         return NULL;
     }
     fw_set_internal(d->fw, internal_handler, d);
+    if (add_neighborhood_prefix(d) != 0) {
+        snprintf(err, n, "out of memory");
+        ccnd_destroy(d);
+        return NULL;
+    }
     face_set_http_handler(d->faces, on_http, d);
     if (loop_signals(d->loop, on_signal, d) != 0 || open_listeners(d, err, n) != 0) {
         if (err[0] == '\0') {

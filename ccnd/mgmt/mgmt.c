@@ -23,8 +23,8 @@ struct mgmt {
     const struct ccnx_key *key;
     struct mgmt_face_ops ops;
     int allow_remote;
-    struct ccnx_name key_name; /* .../KEY/<keyid>/<version>/%00 */
-    struct ccnx_buf key_object;
+    struct ccnx_buf key_object;      /* under %C1.M.S.localhost */
+    struct ccnx_buf neighbor_object; /* the same key under %C1.M.S.neighborhood */
 };
 
 /* A failed request is answered with a NACK carrying a StatusResponse, so a
@@ -38,35 +38,36 @@ static const struct status ok = {0, NULL};
 
 /* ---- The KEY object ---- */
 
-static int build_key_object(struct mgmt *m)
+/* ccnd's KEY object as a service publishes it: under
+ * /<service>/%C1.M.SRV/ccnd/KEY/<keyid>/<version>/%00. */
+static int build_key_object(struct mgmt *m, const char *service, int64_t freshness,
+                            struct ccnx_buf *out)
 {
-    static const char *const service[] = {"\xC1.M.S.localhost", "\xC1.M.SRV", "ccnd", "KEY"};
-    struct ccnx_name *n = &m->key_name;
-    int res = ccnx_name_init(n);
+    const char *const parts[] = {service, "\xC1.M.SRV", "ccnd", "KEY"};
+    struct ccnx_name n, locator;
+    ccnx_name_init(&locator);
+    int res = ccnx_name_init(&n);
     for (size_t i = 0; res == 0 && i < 4; i++) {
-        res = ccnx_name_append_str(n, service[i]);
+        res = ccnx_name_append_str(&n, parts[i]);
     }
     if (res == 0)
-        res = ccnx_naming_append_keyid(n, ccnx_key_digest(m->key));
+        res = ccnx_naming_append_keyid(&n, ccnx_key_digest(m->key));
     if (res == 0)
-        res = ccnx_naming_append_version(n, NULL);
-    if (res != 0)
-        return res;
+        res = ccnx_naming_append_version(&n, NULL);
     /* The locator names the key without the segment: the reference's form. */
-    struct ccnx_name locator;
-    ccnx_name_init(&locator);
-    res = ccnx_name_copy(&locator, n);
     if (res == 0)
-        res = ccnx_naming_append_segment(n, 0);
+        res = ccnx_name_copy(&locator, &n);
+    if (res == 0)
+        res = ccnx_naming_append_segment(&n, 0);
     size_t der_len = 0;
     const uint8_t *der = ccnx_key_der(m->key, &der_len);
     static const uint8_t seg0[] = {0};
     struct ccnx_content_params p;
     ccnx_content_params_init(&p);
-    p.name = n->enc.data;
-    p.name_len = n->enc.len;
+    p.name = n.enc.data;
+    p.name_len = n.enc.len;
     p.type = CCNX_TYPE_KEY;
-    p.freshness = MGMT_KEY_FRESHNESS;
+    p.freshness = freshness;
     p.final_block_id = seg0;
     p.final_block_id_len = 1;
     p.key_locator = CCNX_KEYLOC_KEYNAME;
@@ -75,7 +76,8 @@ static int build_key_object(struct mgmt *m)
     p.content = der;
     p.content_len = der_len;
     if (res == 0)
-        res = ccnx_content_sign(&m->key_object, &p, m->key);
+        res = ccnx_content_sign(out, &p, m->key);
+    ccnx_name_free(&n);
     ccnx_name_free(&locator);
     return res;
 }
@@ -91,7 +93,9 @@ struct mgmt *mgmt_create(struct fib *fib, const struct ccnx_key *key,
     m->key = key;
     m->ops = *ops;
     m->allow_remote = allow_remote;
-    if (build_key_object(m) != 0) {
+    if (build_key_object(m, "\xC1.M.S.localhost", MGMT_KEY_FRESHNESS, &m->key_object) != 0 ||
+        build_key_object(m, "\xC1.M.S.neighborhood", MGMT_NEIGHBOR_KEY_FRESHNESS,
+                         &m->neighbor_object) != 0) {
         mgmt_destroy(m);
         return NULL;
     }
@@ -101,8 +105,8 @@ struct mgmt *mgmt_create(struct fib *fib, const struct ccnx_key *key,
 void mgmt_destroy(struct mgmt *m)
 {
     if (m != NULL) {
-        ccnx_name_free(&m->key_name);
         ccnx_buf_free(&m->key_object);
+        ccnx_buf_free(&m->neighbor_object);
         free(m);
     }
 }
@@ -336,13 +340,19 @@ static int handle_control(struct mgmt *m, unsigned face, const uint8_t *ibuf,
 static int handle_key(struct mgmt *m, const uint8_t *ibuf, const struct ccnx_interest_parsed *pi,
                       struct ccnx_buf *reply)
 {
-    const struct ccnx_buf *k = &m->key_object;
-    struct ccnx_content_parsed pc;
-    if (pi->name_count < 3 || ccnx_content_parse(k->data, k->len, &pc) != 0 ||
-        !ccnx_match(ibuf, pi, k->data, k->len, &pc, NULL)) {
-        return 0;
+    /* The reference listens at .../%C1.M.SRV/ccnd on the local side and at
+     * the bare %C1.M.S.neighborhood for neighbours. */
+    const struct ccnx_buf *const keys[] = {&m->key_object, &m->neighbor_object};
+    const uint32_t min_comps[] = {3, 1};
+    for (size_t i = 0; i < 2; i++) {
+        const struct ccnx_buf *k = keys[i];
+        struct ccnx_content_parsed pc;
+        if (pi->name_count >= min_comps[i] && ccnx_content_parse(k->data, k->len, &pc) == 0 &&
+            ccnx_match(ibuf, pi, k->data, k->len, &pc, NULL)) {
+            return ccnx_buf_append(reply, k->data, k->len) == 0 ? 1 : CCNX_E_NOMEM;
+        }
     }
-    return ccnx_buf_append(reply, k->data, k->len) == 0 ? 1 : CCNX_E_NOMEM;
+    return 0;
 }
 
 int mgmt_handle_interest(struct mgmt *m, unsigned faceid, const uint8_t *interest, size_t len,

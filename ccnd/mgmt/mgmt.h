@@ -1,5 +1,6 @@
 /* ccnd's internal client: its key and identity (ccndid), the KEY object it
- * publishes under %C1.M.S.localhost/%C1.M.SRV/ccnd, and the control
+ * publishes under %C1.M.S.localhost/%C1.M.SRV/ccnd (and, for neighbours
+ * finding it, under %C1.M.S.neighborhood/%C1.M.SRV/ccnd), and the control
  * requests /ccnx/<ccndid>/<verb>/<signed request> of Registration.txt.
  *
  * It sees the forwarder only through the FIB (registrations) and a small
@@ -17,9 +18,10 @@ struct fib;
 struct ccnx_key;
 
 /* What a ForwardingEntry without FreshnessSeconds gets (the reference's value). */
-#define MGMT_DEFAULT_LIFETIME 2000000000
-#define MGMT_REPLY_FRESHNESS  10 /* seconds, as the reference */
-#define MGMT_KEY_FRESHNESS    600
+#define MGMT_DEFAULT_LIFETIME       2000000000
+#define MGMT_REPLY_FRESHNESS        10 /* seconds, as the reference */
+#define MGMT_KEY_FRESHNESS          600
+#define MGMT_NEIGHBOR_KEY_FRESHNESS 5 /* the neighborhood's copy, as the reference */
 
 struct mgmt_face_ops {
     /* 1 when faceid exists; *local set when it is a unix socket or loopback peer. */

@@ -1,5 +1,7 @@
-/* Face-status notices: /ccnx/<ccndid>/notice.txt starts with a line for
- * every face, then gets a signed segment for each face that comes or goes. */
+/* What ccnd publishes about itself besides its local KEY: face-status
+ * notices (/ccnx/<ccndid>/notice.txt starts with a line for every face, then
+ * gets a signed segment for each face that comes or goes) and its key for
+ * neighbours under %C1.M.S.neighborhood. */
 #include "ccndtest.h"
 #include "testutil.h"
 
@@ -118,8 +120,33 @@ static void test_notices(void **state)
     ccnx_buf_free(&obj);
 }
 
+static void test_neighborhood_key(void **state)
+{
+    (void)state;
+    int fd = tu_ccnd_connect(&ccnd);
+    struct ccnx_buf obj = CCNX_BUF_INIT, uri = CCNX_BUF_INIT;
+    tu_interest(&obj, "ccnx:/%C1.M.S.neighborhood");
+    tu_send_all(fd, obj.data, obj.len);
+    tu_read_element(fd, &obj, "the neighbourhood KEY");
+    struct ccnx_content_parsed pc;
+    assert_int_equal(ccnx_content_parse(obj.data, obj.len, &pc), 0);
+    assert_int_equal(pc.type, CCNX_TYPE_KEY);
+    /* It carries the key that signed it. */
+    struct ccnx_key *key = NULL;
+    assert_int_equal(ccnx_key_from_der(obj.data + pc.content_value.off, pc.content_value.len, &key),
+                     0);
+    assert_int_equal(ccnx_content_verify(obj.data, obj.len, &pc, key), 0);
+    ccnx_key_free(key);
+    ccnx_uri_append(&uri, obj.data + pc.name.off, pc.name.len);
+    assert_non_null(strstr(ccnx_buf_cstr(&uri), "ccnx:/%C1.M.S.neighborhood/%C1.M.SRV/ccnd/KEY/"));
+    close(fd);
+    ccnx_buf_free(&obj);
+    ccnx_buf_free(&uri);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_notices)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_notices),
+                                       cmocka_unit_test(test_neighborhood_key)};
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -200,6 +200,36 @@ static void test_key_object(void **state)
     assert_int_equal(ccnx_content_parse(vec.data, vec.len, &vpc), 0);
     assert_true(vpc.type == pc.type && vpc.freshness == pc.freshness);
     assert_int_equal(vpc.name_count, pc.name_count);
+    /* Neighbours ask at the bare %C1.M.S.neighborhood: the same key, its
+     * own name, a short freshness. */
+    struct ccnx_name n;
+    ccnx_name_init(&n);
+    ccnx_uri_parse_str(&n, "ccnx:/%C1.M.S.neighborhood");
+    struct ccnx_interest_params ip;
+    ccnx_interest_params_init(&ip);
+    ip.name = n.enc.data;
+    ip.name_len = n.enc.len;
+    ccnx_buf_reset(&vec);
+    assert_int_equal(ccnx_interest_build(&vec, &ip), 0);
+    ccnx_buf_reset(&reply);
+    assert_int_equal(mgmt_handle_interest(f->m, 67, vec.data, vec.len, 0, &reply), 1);
+    assert_int_equal(ccnx_content_parse(reply.data, reply.len, &pc), 0);
+    assert_int_equal(pc.freshness, MGMT_NEIGHBOR_KEY_FRESHNESS);
+    assert_int_equal(ccnx_content_verify(reply.data, reply.len, &pc, f->key), 0);
+    ccnx_buf_reset(&uri);
+    ccnx_uri_append(&uri, reply.data + pc.name.off, pc.name.len);
+    assert_non_null(strstr(ccnx_buf_cstr(&uri), "ccnx:/%C1.M.S.neighborhood/%C1.M.SRV/ccnd/KEY/"));
+    /* The bare localhost prefix is not where the reference answers. */
+    ccnx_name_free(&n);
+    ccnx_name_init(&n);
+    ccnx_uri_parse_str(&n, "ccnx:/%C1.M.S.localhost");
+    ip.name = n.enc.data;
+    ip.name_len = n.enc.len;
+    ccnx_buf_reset(&vec);
+    assert_int_equal(ccnx_interest_build(&vec, &ip), 0);
+    ccnx_buf_reset(&reply);
+    assert_int_equal(mgmt_handle_interest(f->m, 67, vec.data, vec.len, 0, &reply), 0);
+    ccnx_name_free(&n);
     /* Unrelated Interests are not the internal client's. */
     ccnx_buf_reset(&reply);
     tu_read_vector("int_name_only.ccnb", &vec);
