@@ -440,6 +440,26 @@ static void setup_run(struct run *r, const struct opts *o, const char *prefix_ur
         conn_open(&r->cons[i].c, o->sock);
 }
 
+static void conn_free(struct conn *c)
+{
+    close(c->fd);
+    ccnx_buf_free(&c->in);
+    ccnx_buf_free(&c->out);
+}
+
+/* Everything setup_run made, so a sanitizer run of the bench is clean. */
+static void free_run(struct run *r)
+{
+    conn_free(&r->prod);
+    for (int i = 0; i < r->ncons; i++)
+        conn_free(&r->cons[i].c);
+    ccnx_buf_free(&r->pool.objects);
+    free(r->pool.offsets);
+    ccnx_buf_free(&r->interests);
+    free(r->ioff);
+    ccnx_name_free(&r->prefix);
+}
+
 static void report(const char *what, const struct run *r, double secs)
 {
     printf("%-10s clients=%d window=%d objects=%zu bytes=%zu: %.0f objects/s, %.1f MB/s "
@@ -465,6 +485,7 @@ static void mode_cs(const struct opts *o)
     r.received = r.bytes = r.lost = 0;
     double secs = pump(&r, o->seconds);
     report("cs-hits", &r, secs);
+    free_run(&r);
 }
 
 static void mode_exchange(const struct opts *o, const char *label, size_t bytes)
@@ -473,6 +494,7 @@ static void mode_exchange(const struct opts *o, const char *label, size_t bytes)
     setup_run(&r, o, "ccnx:/bench/ex", bytes);
     double secs = pump(&r, o->seconds);
     report(label, &r, secs);
+    free_run(&r);
 }
 
 /* The ceiling: a child copies bytes between two unix stream socket pairs. */
