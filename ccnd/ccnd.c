@@ -6,15 +6,19 @@
 #include "face/face.h"
 #include "fw/fw.h"
 #include "loop/loop.h"
+#include "mgmt/guest.h"
 #include "mgmt/mgmt.h"
 #include "mgmt/notice.h"
 #include "mgmt/status.h"
+#include "table/fib.h"
+#include "table/pit.h"
 
 #include <ccnx/ccnb.h>
 #include <ccnx/error.h>
 #include <ccnx/mgmt.h>
 #include <ccnx/name.h>
 #include <ccnx/sign.h>
+#include <ccnx/uri.h>
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -52,6 +56,8 @@ struct ccnd {
     ino_t sock_ino;                 /* the unix socket we bound, to notice its removal */
     struct notice *notice;          /* face-status notices, /ccnx/<ccndid>/notice.txt */
     struct loop_timer notice_timer; /* pushes notices shortly after a change */
+    struct ccnx_buf autoreg;        /* CCND_AUTOREG: encoded Name elements, back to back */
+    struct ccnx_name guest_stem;    /* CCND_PREFIX; no components when unset */
 };
 
 __attribute__((format(printf, 3, 4))) static void ccnd_log(const struct ccnd *d, unsigned bits,
@@ -183,10 +189,71 @@ static int notice_handler(struct ccnd *d, const uint8_t *interest, size_t len)
     return 1;
 }
 
+/* A TCP, UDP or multicast face (not a listener): a peer rather than an
+ * application of this host, which uses the unix socket. Loopback peers
+ * count, so forwarders on one host can be linked. */
+static int is_network_face(const struct ccnd *d, unsigned faceid)
+{
+    unsigned flags;
+    return faceid != 0 && face_get_flags(d->faces, faceid, &flags) == 0 &&
+           (flags & (FACE_F_INET | FACE_F_INET6)) && !(flags & FACE_F_PASSIVE);
+}
+
+/* CCND_AUTOREG: every new network face gets the prefixes for good, with
+ * the reference's flags, so this ccnd forwards them to any peer. */
+static void autoregister(struct ccnd *d, unsigned faceid)
+{
+    size_t pos = 0, end;
+    while (pos < d->autoreg.len &&
+           ccnx_ccnb_element_end(d->autoreg.data, d->autoreg.len, pos, &end) == 0) {
+        if (fib_add(fw_fib(d->fw), d->autoreg.data + pos, end - pos, faceid,
+                    FIB_ACTIVE | FIB_CHILD_INHERIT | FIB_CAPTURE_OK, FIB_NEVER) != 0) {
+            ccnd_log(d, 1, "CCND_AUTOREG: out of memory registering on face %u", faceid);
+        }
+        pos = end;
+    }
+}
+
+static int guest_handler(struct ccnd *d, unsigned faceid, const uint8_t *interest, size_t len)
+{
+    struct ccnx_interest_parsed pi;
+    if (d->guest_stem.enc.len == 0 || !is_network_face(d, faceid) ||
+        ccnx_interest_parse(interest, len, &pi) != 0) {
+        return 0;
+    }
+    int res = guest_handle(fw_fib(d->fw), ccnx_keystore_key(d->keystore), d->guest_stem.enc.data,
+                           d->guest_stem.enc.len, faceid, interest, &pi, &d->internal_out);
+    if (res == 1) {
+        ccnd_log(d, 1, "face %u: guest prefix given", faceid);
+    }
+    return res == 1;
+}
+
+/* Parses the URIs config.c checked; 0 or CCNX_E_NOMEM. */
+static int peer_prefixes(struct ccnd *d)
+{
+    struct ccnx_name n;
+    int res = 0;
+    for (size_t i = 0; i < d->cfg.autoreg_count && res == 0; i++) {
+        ccnx_name_init(&n);
+        res = ccnx_uri_parse_str(&n, d->cfg.autoreg[i]);
+        if (res == 0) {
+            res = ccnx_buf_append(&d->autoreg, n.enc.data, n.enc.len);
+            ccnd_log(d, 1, "CCND_AUTOREG: %s", d->cfg.autoreg[i]);
+        }
+        ccnx_name_free(&n);
+    }
+    if (res == 0 && d->cfg.guest_prefix[0] != '\0') {
+        res = ccnx_uri_parse_str(&d->guest_stem, d->cfg.guest_prefix);
+        ccnd_log(d, 1, "CCND_PREFIX: %s", d->cfg.guest_prefix);
+    }
+    return res;
+}
+
 static int internal_handler(void *arg, unsigned faceid, const uint8_t *interest, size_t len)
 {
     struct ccnd *d = arg;
-    if (notice_handler(d, interest, len)) {
+    if (notice_handler(d, interest, len) || guest_handler(d, faceid, interest, len)) {
         return 1;
     }
     return mgmt_handle_interest(d->mgmt, faceid, interest, len, loop_now(d->loop),
@@ -201,6 +268,9 @@ static void on_created(void *arg, unsigned faceid)
         ccnd_log(d, 1, "accepted or created face %u (%s %s)", faceid, face_kind_name(fi.kind),
                  fi.remote);
         notice_face_info(d, faceid, 1, &fi);
+        if (is_network_face(d, faceid)) {
+            autoregister(d, faceid);
+        }
     }
 }
 
@@ -417,6 +487,9 @@ static struct status_face *status_rows(const struct ccnd *d, size_t *n)
             r->drops += fi.counters.drops[k];
         }
     }
+    for (size_t k = 0; k < i; k++) {
+        rows[k].pending = pit_face_pending(fw_pit(d->fw), rows[k].faceid);
+    }
     *n = i;
     return rows;
 }
@@ -462,6 +535,7 @@ static void status_page(struct ccnd *d, const struct status_request *req,
     v.cs = fw_cs(d->fw);
     v.pit = fw_pit(d->fw);
     v.fib = fw_fib(d->fw);
+    v.nonces = fw_nonces(d->fw);
     struct status_face *rows = status_rows(d, &v.nfaces);
     v.faces = rows;
     struct ccnx_buf b = CCNX_BUF_INIT;
@@ -582,6 +656,7 @@ struct ccnd *ccnd_create(const struct ccnd_config *cfg, char *err, size_t n)
     snprintf(d->host, sizeof d->host, "%s", uname(&un) == 0 ? un.nodename : "localhost");
     struct face_config fc;
     face_config_default(&fc);
+    fc.mtu = cfg->mtu;
     const struct face_callbacks cb = {on_message, on_created, on_destroyed, d};
     struct fw_config fwc;
     fw_config_default(&fwc);
@@ -589,6 +664,14 @@ struct ccnd *ccnd_create(const struct ccnd_config *cfg, char *err, size_t n)
     if (cfg->pit_limit != 0) {
         fwc.pit_limit = cfg->pit_limit;
     }
+    if (cfg->rte_limit != 0) {
+        fwc.rte_limit = cfg->rte_limit;
+        ccnd_log(d, 1, "CCND_MAX_RTE_MICROSEC=%llu", (unsigned long long)cfg->rte_limit);
+    }
+    if (cfg->data_pause != 0) {
+        ccnd_log(d, 1, "CCND_DATA_PAUSE_MICROSEC has no effect: ContentObjects are never delayed");
+    }
+    ccnx_name_init(&d->guest_stem);
     /* fw keeps a pointer to its ops: they must outlive this call. */
     static const struct fw_ops ops = {fw_send, fw_face_props};
     loop_timer_init(&d->tick, on_tick, d);
@@ -624,7 +707,7 @@ struct ccnd *ccnd_create(const struct ccnd_config *cfg, char *err, size_t n)
         return NULL;
     }
     fw_set_internal(d->fw, internal_handler, d);
-    if (add_neighborhood_prefix(d) != 0) {
+    if (add_neighborhood_prefix(d) != 0 || peer_prefixes(d) != 0) {
         snprintf(err, n, "out of memory");
         ccnd_destroy(d);
         return NULL;
@@ -666,6 +749,8 @@ void ccnd_destroy(struct ccnd *d)
     fw_destroy(d->fw);
     ccnx_keystore_close(d->keystore);
     ccnx_buf_free(&d->internal_out);
+    ccnx_buf_free(&d->autoreg);
+    ccnx_name_free(&d->guest_stem);
     status_destroy(d->status);
     loop_destroy(d->loop);
     free(d);

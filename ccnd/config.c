@@ -1,6 +1,8 @@
 #include "config.h"
 
 #include <ccnx/local.h>
+#include <ccnx/name.h>
+#include <ccnx/uri.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +28,70 @@ static int env_number(const char *name, uint64_t max, uint64_t *out, char *err, 
         return -1;
     }
     *out = x;
+    return 0;
+}
+
+/* 0 when text[0..len) is a ccnx URI of under CCND_URI_MAX characters;
+ * copies it (terminated) to out. */
+static int check_uri(const char *var, const char *text, size_t len, char *out, char *err, size_t n)
+{
+    struct ccnx_name name;
+    ccnx_name_init(&name);
+    size_t used = 0;
+    int res = len < CCND_URI_MAX ? ccnx_uri_parse(&name, text, len, &used) : -1;
+    ccnx_name_free(&name);
+    if (res != 0 || used != len) {
+        snprintf(err, n, "%s: '%.*s' is not a ccnx URI of under %d characters (e.g. ccnx:/a/b)",
+                 var, (int)(len < 80 ? len : 80), text, CCND_URI_MAX);
+        return -1;
+    }
+    memcpy(out, text, len);
+    out[len] = '\0';
+    return 0;
+}
+
+/* CCND_AUTOREG: URIs separated by whitespace, commas or semicolons. */
+static int env_autoreg(struct ccnd_config *cfg, char *err, size_t n)
+{
+    const char *v = getenv("CCND_AUTOREG");
+    for (const char *p = v; p != NULL && *p != '\0';) {
+        p += strspn(p, " \t\n,;");
+        size_t len = strcspn(p, " \t\n,;");
+        if (len == 0) {
+            break;
+        }
+        if (cfg->autoreg_count == CCND_MAX_AUTOREG) {
+            snprintf(err, n, "CCND_AUTOREG: at most %d prefixes", CCND_MAX_AUTOREG);
+            return -1;
+        }
+        if (check_uri("CCND_AUTOREG", p, len, cfg->autoreg[cfg->autoreg_count], err, n) != 0) {
+            return -1;
+        }
+        cfg->autoreg_count++;
+        p += len;
+    }
+    const char *g = getenv("CCND_PREFIX");
+    return g == NULL || g[0] == '\0'
+               ? 0
+               : check_uri("CCND_PREFIX", g, strlen(g), cfg->guest_prefix, err, n);
+}
+
+/* The tuning numbers; out-of-range values are brought into range as the
+ * reference does, malformed ones refused. */
+static int env_tuning(struct ccnd_config *cfg, char *err, size_t n)
+{
+    uint64_t rte = 0, mtu = 0, pause = 0;
+    if (env_number("CCND_MAX_RTE_MICROSEC", UINT64_MAX, &rte, err, n) != 0 ||
+        env_number("CCND_MTU", UINT64_MAX, &mtu, err, n) != 0 ||
+        env_number("CCND_DATA_PAUSE_MICROSEC", UINT64_MAX, &pause, err, n) != 0) {
+        return -1;
+    }
+    const char *r = getenv("CCND_MAX_RTE_MICROSEC");
+    if (r != NULL && r[0] != '\0') {
+        cfg->rte_limit = rte < 2000 ? 2000 : rte > 60000000 ? 60000000 : rte;
+    }
+    cfg->mtu = (size_t)(mtu > 65500 ? 65500 : mtu); /* what one UDP datagram can carry */
+    cfg->data_pause = pause;
     return 0;
 }
 
@@ -124,5 +190,9 @@ int ccnd_config_from_env(struct ccnd_config *cfg, char *err, size_t n)
     cfg->debug = (unsigned)debug;
     cfg->default_stale = stale;
     cfg->max_stale = max;
-    return env_keystore(cfg, err, n) != 0 ? -1 : env_listen(cfg, err, n);
+    if (env_keystore(cfg, err, n) != 0 || env_autoreg(cfg, err, n) != 0 ||
+        env_tuning(cfg, err, n) != 0) {
+        return -1;
+    }
+    return env_listen(cfg, err, n);
 }

@@ -6,7 +6,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CCND_MAX_LISTEN 8
+#define CCND_MAX_LISTEN  8
+#define CCND_MAX_AUTOREG 8
+#define CCND_URI_MAX     256
 
 struct ccnd_config {
     unsigned port;          /* CCN_LOCAL_PORT: TCP and UDP port (9695) */
@@ -19,6 +21,12 @@ struct ccnd_config {
     char keystore[256];     /* ccnd's own key: CCND_KEYSTORE_DIRECTORY/.ccnd_keystore_<port> */
     size_t listen_count;    /* CCND_LISTEN_ON addresses; 0 means the wildcards */
     char listen_on[CCND_MAX_LISTEN][64];
+    size_t autoreg_count; /* CCND_AUTOREG: prefixes given to every new network face */
+    char autoreg[CCND_MAX_AUTOREG][CCND_URI_MAX];
+    char guest_prefix[CCND_URI_MAX]; /* CCND_PREFIX: stem of guest prefixes; "" for none */
+    uint64_t rte_limit;              /* CCND_MAX_RTE_MICROSEC; 0: the forwarder's default */
+    size_t mtu;                      /* CCND_MTU: datagram packing budget in bytes; 0: none */
+    uint64_t data_pause;             /* CCND_DATA_PAUSE_MICROSEC: accepted, see ccnd(1) */
 };
 
 /* Fills cfg from the environment; on a bad value writes a message naming

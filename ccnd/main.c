@@ -18,6 +18,11 @@ static void usage(FILE *out)
                  "  CCND_DEBUG          logging bits (0 quiet, 1 basic, -1 everything)\n"
                  "  CCND_DEFAULT_TIME_TO_STALE, CCND_MAX_TIME_TO_STALE   staleness, seconds\n"
                  "  CCND_LISTEN_ON      addresses to listen on (default: all)\n"
+                 "  CCND_PIT_LIMIT      most Interests pending, shared fairly among faces\n"
+                 "  CCND_AUTOREG        prefixes registered on every new network face\n"
+                 "  CCND_PREFIX         stem of the guest prefixes given to peers\n"
+                 "  CCND_MAX_RTE_MICROSEC  ceiling on predicted response times (160000)\n"
+                 "  CCND_MTU            pack datagrams up to this many bytes (0: off)\n"
                  "Usually started with ccndstart. See ccnd(1).\n");
 }
 

@@ -81,6 +81,8 @@ struct face_config {
     uint64_t udp_idle_timeout_us; /* unicast UDP face silent this long is reaped */
     uint64_t sweep_interval_us;   /* how often the two timeouts above are checked */
     enum face_seq_mode udp_seq;   /* SequenceNumber on unicast UDP */
+    size_t mtu; /* CCND_MTU: queued messages packed into one datagram up to this many
+                 * bytes (a larger message still goes alone); 0: one per datagram */
     int listen_backlog;
 };
 

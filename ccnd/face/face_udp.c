@@ -227,7 +227,34 @@ static size_t seq_element(struct face *f, uint8_t out[6])
     return 6;
 }
 
-/* Sends queued messages one per datagram until the socket would block. */
+#define PACK_MAX 32 /* messages in one datagram */
+
+/* Gathers the head of the queue into iov: one message, or with an MTU as
+ * many as fit in it (the receiver's framer cuts a datagram into its
+ * elements), then the SequenceNumber if any. Returns the iov count; *nmsg
+ * gets the messages taken. */
+static size_t dgram_gather(struct face *f, struct iovec iov[PACK_MAX + 1], uint8_t seq[6],
+                           size_t *nmsg)
+{
+    size_t seqlen = seq_element(f, seq);
+    size_t mtu = f->ft->cfg.mtu, total = f->qhead->len + seqlen, k = 1;
+    iov[0] = (struct iovec){f->qhead->data, f->qhead->len};
+    for (struct face_msg *m = f->qhead->next; m != NULL && mtu > 0 && k < PACK_MAX; m = m->next) {
+        if (total + m->len > mtu) {
+            break;
+        }
+        iov[k++] = (struct iovec){m->data, m->len};
+        total += m->len;
+    }
+    *nmsg = k;
+    if (seqlen > 0) {
+        iov[k++] = (struct iovec){seq, seqlen};
+    }
+    return k;
+}
+
+/* Sends queued messages, one per datagram or packed up to the MTU, until
+ * the socket would block. */
 void face_dgram_flush(struct face *f)
 {
     struct face_table *ft = f->ft;
@@ -235,13 +262,15 @@ void face_dgram_flush(struct face *f)
     int fd = f->kind == FACE_KIND_MCAST ? f->send_fd : (sock ? sock->fd : -1);
     while (f->qhead != NULL && fd >= 0 && !f->dead) {
         uint8_t seq[6];
-        struct iovec iov[2] = {{f->qhead->data, f->qhead->len}, {seq, seq_element(f, seq)}};
+        struct iovec iov[PACK_MAX + 1];
+        size_t nmsg;
         struct msghdr mh;
         memset(&mh, 0, sizeof(mh));
         mh.msg_name = &f->addr;
         mh.msg_namelen = f->addrlen;
         mh.msg_iov = iov;
-        mh.msg_iovlen = iov[1].iov_len > 0 ? 2 : 1;
+        mh.msg_iovlen = dgram_gather(f, iov, seq, &nmsg);
+        int has_seq = mh.msg_iovlen > nmsg;
         ssize_t w = sendmsg(fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
         if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS)) {
             if (f->kind == FACE_KIND_UDP) {
@@ -249,18 +278,18 @@ void face_dgram_flush(struct face *f)
                 loop_io_set(ft->loop, sock->fd, LOOP_READ | LOOP_WRITE);
                 return;
             }
-            f->c.drops[FACE_DROP_QUEUE]++; /* a multicast send buffer full: lose it */
+            f->c.drops[FACE_DROP_QUEUE] += nmsg; /* a multicast send buffer full: lose them */
         } else if (w < 0) {
             f->last_errno = errno; /* a datagram is lost, the face lives on */
         } else {
             f->c.bytes_out += (uint64_t)w;
-            if (iov[1].iov_len > 0) {
+            if (has_seq) {
                 f->pktseq++;
                 f->seqprobe = 0;
             }
         }
         f->last_progress = loop_now(ft->loop);
-        face_queue_pop(f, 1, w >= 0);
+        face_queue_pop(f, nmsg, w >= 0);
     }
 }
 

@@ -537,6 +537,11 @@ struct pit *fw_pit(struct fw *fw)
     return fw->pit;
 }
 
+struct nonce_table *fw_nonces(struct fw *fw)
+{
+    return fw->nonces;
+}
+
 void fw_get_stats(const struct fw *fw, struct fw_stats *out)
 {
     *out = fw->stats;

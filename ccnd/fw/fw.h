@@ -105,6 +105,7 @@ uint64_t fw_next_deadline(const struct fw *fw);
 struct fib *fw_fib(struct fw *fw);
 struct cs *fw_cs(struct fw *fw);
 struct pit *fw_pit(struct fw *fw);
+struct nonce_table *fw_nonces(struct fw *fw);
 
 void fw_get_stats(const struct fw *fw, struct fw_stats *out);
 

@@ -12,6 +12,7 @@
 #include "face/face.h"
 #include "table/cs.h"
 #include "table/fib.h"
+#include "table/nonce.h"
 #include "table/pit.h"
 
 #define DTAG_INTEREST      26
@@ -262,7 +263,7 @@ void status_parse_target(const char *target, struct status_request *req)
 
 struct figures {
     uint64_t accessioned, stored, stale, duplicate, cobs_sent;
-    uint64_t names, pending, propagating, accepted, dropped, sent;
+    uint64_t names, pending, propagating, noted, accepted, dropped, sent;
     struct cs_stats cs;
 };
 
@@ -280,7 +281,15 @@ static void figures_get(const struct status_view *v, struct figures *g)
     g->duplicate = g->cs.duplicates;
     g->cobs_sent = v->fw.content_out;
     g->names = v->fib != NULL ? fib_prefix_count(v->fib) : 0;
-    g->pending = g->propagating = v->pit != NULL ? pit_count(v->pit) : 0;
+    /* The reference's meanings: pending counts each face waiting on an
+     * entry, propagating the entries, noted the nonces remembered. */
+    if (v->pit != NULL) {
+        struct pit_stats ps;
+        pit_get_stats(v->pit, &ps);
+        g->pending = ps.pending;
+        g->propagating = pit_count(v->pit);
+    }
+    g->noted = v->nonces != NULL ? nonce_count(v->nonces) : 0;
     const struct fw_stats *s = &v->fw;
     g->dropped = s->interests_malformed + s->interests_out_of_scope + s->interests_nonlocal +
                  s->interests_duplicate + s->interests_pit_full;
@@ -376,8 +385,8 @@ static void xml_faces(const struct status *st, const struct status_view *v, stru
         const struct status_face *f = &v->faces[i];
         ccnx_buf_printf(b, "<face><faceid>%u</faceid><faceflags>%04x</faceflags>", f->faceid,
                         status_ref_flags(f->flags, f->faceid));
-        ccnx_buf_printf(b, "<pending>0</pending><recvcount>%llu</recvcount>",
-                        (unsigned long long)f->msgs_in);
+        ccnx_buf_printf(b, "<pending>%llu</pending><recvcount>%llu</recvcount>",
+                        (unsigned long long)f->pending, (unsigned long long)f->msgs_in);
         if (f->flags & (FACE_F_INET | FACE_F_INET6)) {
             ccnx_buf_append_str(b, "<ip>");
             put_escaped(b, f->remote, strlen(f->remote), 0);
@@ -419,11 +428,12 @@ static void render_xml(const struct status *st, const struct status_view *v, str
                     (unsigned long long)g.cobs_sent);
     ccnx_buf_printf(b,
                     "<interests><names>%llu</names><pending>%llu</pending>"
-                    "<propagating>%llu</propagating><noted>0</noted><accepted>%llu</accepted>"
+                    "<propagating>%llu</propagating><noted>%llu</noted><accepted>%llu</accepted>"
                     "<dropped>%llu</dropped><sent>%llu</sent><stuffed>0</stuffed></interests>",
                     (unsigned long long)g.names, (unsigned long long)g.pending,
-                    (unsigned long long)g.propagating, (unsigned long long)g.accepted,
-                    (unsigned long long)g.dropped, (unsigned long long)g.sent);
+                    (unsigned long long)g.propagating, (unsigned long long)g.noted,
+                    (unsigned long long)g.accepted, (unsigned long long)g.dropped,
+                    (unsigned long long)g.sent);
     xml_faces(st, v, b);
     ccnx_buf_append_str(b, "<forwarding>");
     struct fib_ctx c = {b, v->mono_now, 0, 0, 1};
@@ -474,12 +484,12 @@ static void json_face(const struct status *st, const struct status_face *f, stru
     ccnx_buf_append_str(b, ",\"remote\":");
     json_str(b, f->remote);
     ccnx_buf_printf(b,
-                    ",\"passive\":%s,\"http\":%s,\"msgs_in\":%llu,\"msgs_out\":%llu,"
-                    "\"queued\":%llu,\"drops\":%llu,\"meters\":{",
+                    ",\"passive\":%s,\"http\":%s,\"pending\":%llu,\"msgs_in\":%llu,"
+                    "\"msgs_out\":%llu,\"queued\":%llu,\"drops\":%llu,\"meters\":{",
                     (f->flags & FACE_F_PASSIVE) ? "true" : "false",
-                    (f->flags & FACE_F_HTTP) ? "true" : "false", (unsigned long long)f->msgs_in,
-                    (unsigned long long)f->msgs_out, (unsigned long long)f->queued,
-                    (unsigned long long)f->drops);
+                    (f->flags & FACE_F_HTTP) ? "true" : "false", (unsigned long long)f->pending,
+                    (unsigned long long)f->msgs_in, (unsigned long long)f->msgs_out,
+                    (unsigned long long)f->queued, (unsigned long long)f->drops);
     for (int m = 0; m < STATUS_METERS; m++) {
         uint64_t total, rate;
         status_meter(st, f, (enum status_meter)m, &total, &rate);
@@ -543,17 +553,17 @@ static void render_json(const struct status *st, const struct status_view *v, st
     ccnx_buf_printf(
         b,
         "\"interests\":{\"names\":%llu,\"pending\":%llu,\"propagating\":%llu,"
-        "\"noted\":0,\"accepted\":%llu,\"dropped\":%llu,\"sent\":%llu,\"stuffed\":0},\n",
+        "\"noted\":%llu,\"accepted\":%llu,\"dropped\":%llu,\"sent\":%llu,\"stuffed\":0},\n",
         (unsigned long long)g.names, (unsigned long long)g.pending,
-        (unsigned long long)g.propagating, (unsigned long long)g.accepted,
-        (unsigned long long)g.dropped, (unsigned long long)g.sent);
+        (unsigned long long)g.propagating, (unsigned long long)g.noted,
+        (unsigned long long)g.accepted, (unsigned long long)g.dropped, (unsigned long long)g.sent);
     ccnx_buf_printf(b,
                     "\"tables\":{\"cs_entries\":%llu,\"cs_bytes\":%llu,\"cs_hits\":%llu,"
                     "\"cs_misses\":%llu,\"cs_evictions\":%llu,\"pit_entries\":%llu,"
                     "\"fib_prefixes\":%llu},\n",
                     (unsigned long long)g.cs.entries, (unsigned long long)g.cs.bytes,
                     (unsigned long long)g.cs.hits, (unsigned long long)g.cs.misses,
-                    (unsigned long long)g.cs.evictions, (unsigned long long)g.pending,
+                    (unsigned long long)g.cs.evictions, (unsigned long long)g.propagating,
                     (unsigned long long)g.names);
     json_fw(&v->fw, b);
     ccnx_buf_append_str(b, "\"faces\":[");
@@ -602,7 +612,8 @@ static void html_faces(const struct status *st, const struct status_view *v, str
         const struct status_face *f = &v->faces[i];
         ccnx_buf_printf(b, " <li><b>face:</b> %u <b>flags:</b> 0x%x <b>kind:</b> %s", f->faceid,
                         status_ref_flags(f->flags, f->faceid), f->kind != NULL ? f->kind : "");
-        ccnx_buf_printf(b, " <b>activity:</b> %llu", (unsigned long long)f->msgs_in);
+        ccnx_buf_printf(b, " <b>pending:</b> %llu <b>activity:</b> %llu",
+                        (unsigned long long)f->pending, (unsigned long long)f->msgs_in);
         if (f->remote[0] != '\0') {
             ccnx_buf_append_str(b, (f->flags & FACE_F_PASSIVE) ? " <b>local:</b> "
                                                                : " <b>remote:</b> ");
@@ -675,18 +686,19 @@ static void render_html(const struct status *st, const struct status_view *v, st
                     (unsigned long long)g.stale, (unsigned long long)g.duplicate,
                     (unsigned long long)g.cobs_sent);
     ccnx_buf_printf(b,
-                    "<div><b>Interests:</b> %llu names, %llu pending, %llu propagating, 0 "
+                    "<div><b>Interests:</b> %llu names, %llu pending, %llu propagating, %llu "
                     "noted</div>\n<div><b>Interest totals:</b> %llu accepted, %llu dropped, "
                     "%llu sent, 0 stuffed</div>\n",
                     (unsigned long long)g.names, (unsigned long long)g.pending,
-                    (unsigned long long)g.propagating, (unsigned long long)g.accepted,
-                    (unsigned long long)g.dropped, (unsigned long long)g.sent);
+                    (unsigned long long)g.propagating, (unsigned long long)g.noted,
+                    (unsigned long long)g.accepted, (unsigned long long)g.dropped,
+                    (unsigned long long)g.sent);
     ccnx_buf_printf(b,
                     "<div><b>Tables:</b> CS %llu objects (%llu bytes, %llu hits, %llu misses, "
                     "%llu evicted), PIT %llu entries, FIB %llu prefixes</div>\n",
                     (unsigned long long)g.cs.entries, (unsigned long long)g.cs.bytes,
                     (unsigned long long)g.cs.hits, (unsigned long long)g.cs.misses,
-                    (unsigned long long)g.cs.evictions, (unsigned long long)g.pending,
+                    (unsigned long long)g.cs.evictions, (unsigned long long)g.propagating,
                     (unsigned long long)g.names);
     html_faces(st, v, b);
     ccnx_buf_append_str(b, "<h4>Forwarding and strategies</h4>\n<ul>\n");

@@ -37,13 +37,15 @@ struct status_face {
     char remote[64];
     uint64_t bytes_in, bytes_out;
     uint64_t msgs_in, msgs_out;
-    uint64_t queued; /* bytes waiting in the output queue */
-    uint64_t drops;  /* all drop counters summed */
+    uint64_t queued;  /* bytes waiting in the output queue */
+    uint64_t drops;   /* all drop counters summed */
+    uint64_t pending; /* Interests from this face still pending (its PIT records) */
 };
 
 struct cs;
 struct pit;
 struct fib;
+struct nonce_table;
 
 /* Everything one page shows besides the meters. */
 struct status_view {
@@ -60,6 +62,7 @@ struct status_view {
     const struct cs *cs; /* may be NULL (counts shown as 0) */
     const struct pit *pit;
     const struct fib *fib;
+    const struct nonce_table *nonces; /* "noted": the nonces remembered */
     const struct status_face *faces;
     size_t nfaces;
 };

@@ -2,6 +2,7 @@
 #include "table/pit.h"
 
 #include "table/dheap.h"
+#include "table/facecount.h"
 #include "table/nametree.h"
 
 #include <ccnx/ccnb.h>
@@ -36,6 +37,7 @@ struct pit {
     struct dheap expiry; /* entries by their earliest downstream expiry */
     void (*expire_hook)(void *arg, struct pit_entry *e);
     void *expire_arg;
+    struct facecount faces; /* downstream records per face */
     struct pit_stats st;
 };
 
@@ -93,6 +95,7 @@ void pit_destroy(struct pit *pit)
     }
     nametree_destroy(pit->names);
     dheap_free(&pit->expiry);
+    facecount_free(&pit->faces);
     free(pit->buckets);
     free(pit);
 }
@@ -260,8 +263,9 @@ static struct pit_entry *entry_new(struct pit *pit, const uint8_t *msg,
     return e;
 }
 
-static int set_downstream(struct pit_entry *e, const struct ccnx_interest_parsed *pi,
-                          const uint8_t *msg, unsigned faceid, uint64_t now)
+static int set_downstream(struct pit *pit, struct pit_entry *e,
+                          const struct ccnx_interest_parsed *pi, const uint8_t *msg,
+                          unsigned faceid, uint64_t now)
 {
     struct pit_downstream *d = NULL;
     for (uint32_t i = 0; i < e->ndown; i++) {
@@ -279,6 +283,10 @@ static int set_downstream(struct pit_entry *e, const struct ccnx_interest_parsed
             e->down = v;
             e->capdown = nc;
         }
+        if (facecount_add(&pit->faces, faceid) != 0) {
+            return CCNX_E_NOMEM;
+        }
+        pit->st.pending++;
         d = &e->down[e->ndown++];
         d->faceid = faceid;
     }
@@ -290,6 +298,19 @@ static int set_downstream(struct pit_entry *e, const struct ccnx_interest_parsed
         e->expires = d->expires;
     }
     return 0;
+}
+
+/* The fairness rule of pit.h: once the table is half full, a face may add
+ * an entry only while it holds fewer than limit / (faces holding + 1). A
+ * face holding nothing is never refused by it, so one share stays open. */
+static int over_share(const struct pit *pit, unsigned faceid)
+{
+    if (pit->st.entries * 2 < pit->limit) {
+        return 0;
+    }
+    size_t held = facecount_get(&pit->faces, faceid);
+    size_t share = pit->limit / (facecount_faces(&pit->faces) + 1);
+    return held > 0 && held >= share;
 }
 
 int pit_insert(struct pit *pit, const uint8_t *msg, size_t len,
@@ -310,8 +331,10 @@ int pit_insert_key(struct pit *pit, const struct pit_key *k, const uint8_t *msg,
     struct pit_entry *e = find_key(pit, k->p, k->len, k->hash);
     int res = PIT_AGGREGATED;
     if (e == NULL) {
-        if (pit->st.entries >= pit->limit) {
+        int over = over_share(pit, faceid);
+        if (pit->st.entries >= pit->limit || over) {
             pit->st.refused++;
+            pit->st.refused_share += over;
             return CCNX_E_TOOBIG;
         }
         if ((e = entry_new(pit, msg, pi, k->len, k->hash)) == NULL) {
@@ -321,7 +344,7 @@ int pit_insert_key(struct pit *pit, const struct pit_key *k, const uint8_t *msg,
     } else {
         pit->st.aggregated++;
     }
-    if (set_downstream(e, pi, msg, faceid, now) != 0 ||
+    if (set_downstream(pit, e, pi, msg, faceid, now) != 0 ||
         dheap_set(&pit->expiry, &e->exp, earliest_expiry(e)) != 0) {
         if (res == PIT_NEW) {
             pit_remove(pit, e);
@@ -420,6 +443,10 @@ void pit_remove(struct pit *pit, struct pit_entry *e)
     }
     nametree_release(pit->names, e->node);
     dheap_remove(&pit->expiry, &e->exp);
+    for (uint32_t i = 0; i < e->ndown; i++) {
+        facecount_sub(&pit->faces, e->down[i].faceid);
+    }
+    pit->st.pending -= e->ndown;
     pit->st.entries--;
     entry_free(e);
 }
@@ -430,14 +457,17 @@ void pit_consume(struct pit *pit, struct pit_entry *e)
     pit_remove(pit, e);
 }
 
-/* Drops downstream records `drop` selects; 1 when the entry is left without any. */
-static int prune(struct pit_entry *e, uint64_t now, unsigned faceid, int by_face)
+/* Drops the downstream records of faceid (by_face) or those expired by now;
+ * 1 when the entry is left without any. */
+static int prune(struct pit *pit, struct pit_entry *e, uint64_t now, unsigned faceid, int by_face)
 {
     uint32_t k = 0;
     e->expires = 0;
     for (uint32_t i = 0; i < e->ndown; i++) {
         const struct pit_downstream *d = &e->down[i];
         if (by_face ? d->faceid == faceid : d->expires <= now) {
+            facecount_sub(&pit->faces, d->faceid);
+            pit->st.pending--;
             continue;
         }
         if (d->expires > e->expires) {
@@ -455,7 +485,7 @@ size_t pit_expire(struct pit *pit, uint64_t now)
     struct dheap_node *x;
     while ((x = dheap_top(&pit->expiry)) != NULL && x->when <= now) {
         struct pit_entry *e = (struct pit_entry *)((uint8_t *)x - offsetof(struct pit_entry, exp));
-        if (prune(e, now, 0, 0)) {
+        if (prune(pit, e, now, 0, 0)) {
             if (pit->expire_hook != NULL) {
                 pit->expire_hook(pit->expire_arg, e);
             }
@@ -488,7 +518,7 @@ size_t pit_remove_face(struct pit *pit, unsigned faceid)
                 }
             }
             e->nup = k;
-            if (prune(e, 0, faceid, 1)) {
+            if (prune(pit, e, 0, faceid, 1)) {
                 pit_remove(pit, e);
                 removed++;
             } else {
@@ -530,6 +560,11 @@ uint64_t pit_entry_expires(const struct pit_entry *e)
 void pit_get_stats(const struct pit *pit, struct pit_stats *out)
 {
     *out = pit->st;
+}
+
+size_t pit_face_pending(const struct pit *pit, unsigned faceid)
+{
+    return facecount_get(&pit->faces, faceid);
 }
 
 size_t pit_count(const struct pit *pit)

@@ -14,6 +14,13 @@
  * component.
  *
  * Bounded: a limit on entries; new entries past it are refused and counted.
+ * Fair: the records each face holds are counted, and once the table is at
+ * least half full a face may add an entry only while it holds fewer than
+ * limit / (n + 1), n the number of faces holding records. A face that
+ * holds none is never refused by this rule (only by the limit), so one
+ * face flooding distinct names stops at its share (half the table when it
+ * is alone) and the others' new Interests still get entries. O(1) per
+ * Interest: the counts sit in a hash table by face id.
  * Expiry: pit_expire drops downstream records past their expiry, and
  * entries left with none. Entries sit in a deadline heap by their earliest
  * downstream expiry, so it visits only entries with something expired.
@@ -49,10 +56,12 @@ struct pit_upstream {
 struct pit_stats {
     uint64_t entries;
     uint64_t created;
-    uint64_t aggregated; /* Interests folded into an existing entry */
-    uint64_t refused;    /* new entries refused at the limit */
-    uint64_t satisfied;  /* entries consumed by content */
-    uint64_t expired;    /* entries dropped by pit_expire */
+    uint64_t aggregated;    /* Interests folded into an existing entry */
+    uint64_t pending;       /* downstream records: Interests pending, per entry and face */
+    uint64_t refused;       /* new entries refused (the limit or a face's share) */
+    uint64_t refused_share; /* of those, refused because the face held its share */
+    uint64_t satisfied;     /* entries consumed by content */
+    uint64_t expired;       /* entries dropped by pit_expire */
 };
 
 /* Allocates an empty table holding at most `limit` entries. */
@@ -85,7 +94,7 @@ enum pit_insert_result {
  * `now`: finds or creates its entry, then sets faceid's downstream record
  * (nonce, expiry = now + InterestLifetime). *out gets the entry. Returns an
  * enum pit_insert_result, CCNX_E_TOOBIG when a new entry would pass the
- * limit (counted as refused), or another CCNX_E*. */
+ * limit or faceid's share (counted as refused), or another CCNX_E*. */
 int pit_insert(struct pit *pit, const uint8_t *msg, size_t len,
                const struct ccnx_interest_parsed *pi, unsigned faceid, uint64_t now,
                struct pit_entry **out);
@@ -137,5 +146,7 @@ uint64_t pit_entry_expires(const struct pit_entry *e);
 
 void pit_get_stats(const struct pit *pit, struct pit_stats *out);
 size_t pit_count(const struct pit *pit);
+/* Downstream records of faceid: the Interests from it still pending. */
+size_t pit_face_pending(const struct pit *pit, unsigned faceid);
 
 #endif

@@ -160,6 +160,60 @@ static void test_status_page(void **state)
     ccnx_buf_free(&page);
 }
 
+/* The first number after "key": in text, -1 when absent. */
+static long number_after(const char *text, const char *key)
+{
+    const char *at = strstr(text, key);
+    return at == NULL ? -1 : strtol(at + strlen(key), NULL, 10);
+}
+
+static void send_interests(int fd, const char *const *uris, size_t n)
+{
+    struct ccnx_buf msg = CCNX_BUF_INIT;
+    for (size_t i = 0; i < n; i++) {
+        tu_interest(&msg, uris[i]);
+        tu_send_all(fd, msg.data, msg.len);
+    }
+    ccnx_buf_free(&msg);
+}
+
+/* Per face, "pending" is the Interests from that face still waiting (an
+ * aggregated one counts for each face); overall, pending sums the faces,
+ * propagating counts PIT entries and noted the nonces remembered. */
+static void test_pending_counts(void **state)
+{
+    (void)state;
+    int one = tu_ccnd_connect(&ccnd), two = tu_ccnd_connect(&ccnd);
+    static const char *const a[] = {"ccnx:/pend/1", "ccnx:/pend/2", "ccnx:/pend/3"};
+    static const char *const b[] = {"ccnx:/pend/1", "ccnx:/pend/4"};
+    send_interests(one, a, 3);
+    send_interests(two, b, 2);
+    usleep(200000);
+    struct ccnx_buf page = CCNX_BUF_INIT;
+    http_get("/?f=json", &page);
+    const char *s = (const char *)page.data;
+    assert_non_null(strstr(s, "\"pending\":3,\"msgs_in\":3,"));
+    assert_non_null(strstr(s, "\"pending\":2,\"msgs_in\":2,"));
+    assert_int_equal(number_after(s, "\"pending\":"), 5);
+    assert_int_equal(number_after(s, "\"propagating\":"), 4);
+    assert_true(number_after(s, "\"noted\":") >= 5); /* one nonce per Interest */
+    http_get("/?f=xml", &page);
+    s = (const char *)page.data;
+    assert_non_null(strstr(s, "<pending>3</pending><recvcount>3</recvcount>"));
+    assert_non_null(strstr(s, "<pending>5</pending><propagating>4</propagating>"));
+    http_get("/", &page);
+    assert_non_null(strstr((const char *)page.data, "<b>pending:</b> 2 <b>activity:</b> 2"));
+    /* A closed face's Interests are no longer pending; the shared one stays. */
+    close(one);
+    usleep(200000);
+    http_get("/?f=json", &page);
+    s = (const char *)page.data;
+    assert_int_equal(number_after(s, "\"pending\":"), 2);
+    assert_int_equal(number_after(s, "\"propagating\":"), 2);
+    close(two);
+    ccnx_buf_free(&page);
+}
+
 static void test_tools(void **state)
 {
     (void)state;
@@ -194,6 +248,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_status_page),
         cmocka_unit_test(test_status_on_unix_socket),
+        cmocka_unit_test(test_pending_counts),
         cmocka_unit_test(test_tools),
     };
     return cmocka_run_group_tests(tests, start_ccnd, stop_ccnd);

@@ -1,6 +1,8 @@
 /* Several real ccnd processes on loopback, linked with ccndc: Interests and
- * content cross UDP and TCP links both ways, and a triangle of forwarders
- * with looping routes does not loop. */
+ * content cross UDP and TCP links both ways, a triangle of forwarders
+ * with looping routes does not loop, and with CCND_AUTOREG two forwarders
+ * joined by a bare UDP face forward the prefix both ways with no
+ * registration made by anyone. */
 #include "ccndtest.h"
 #include "testutil.h"
 
@@ -152,11 +154,52 @@ static void test_triangle_does_not_loop(void **state)
     }
 }
 
+/* B learns of A only from A's datagrams: its autoregistered route back to
+ * A comes from the face those made. The unix faces of applications get no
+ * autoregistration: a producer on A registered elsewhere never sees the
+ * listed prefixes. */
+static void test_autoreg_links_two_forwarders(void **state)
+{
+    (void)state;
+    struct tu_ccnd a, b;
+    setenv("CCND_AUTOREG", "ccnx:/auto, ccnx:/also", 1);
+    tu_ccnd_start(&a, 0);
+    tu_ccnd_start(&b, 1);
+    unsetenv("CCND_AUTOREG");
+    char args[256];
+    snprintf(args, sizeof args, "create udp 127.0.0.1 %s", b.port);
+    assert_int_equal(tu_ccndc(&a, args), 0); /* a face, no prefix */
+    int prod_b = tu_ccnd_connect(&b), prod_a = tu_ccnd_connect(&a);
+    tu_selfreg(prod_b, "ccnx:/auto/atb", key);
+    tu_selfreg(prod_a, "ccnx:/also/ata", key);
+    int cons_a = tu_ccnd_connect(&a), cons_b = tu_ccnd_connect(&b);
+    exchange(cons_a, prod_b, "ccnx:/auto/atb/item");
+    exchange(cons_b, prod_a, "ccnx:/also/ata/item");
+    /* Outside the listed prefixes nothing is forwarded. */
+    struct ccnx_buf msg = CCNX_BUF_INIT, got = CCNX_BUF_INIT;
+    tu_interest(&msg, "ccnx:/elsewhere/item");
+    tu_send_all(cons_a, msg.data, msg.len);
+    assert_int_equal(tu_try_read_element(prod_b, &got, 300), 0);
+    tu_interest(&msg, "ccnx:/auto/atb/other");
+    tu_send_all(cons_a, msg.data, msg.len);
+    tu_read_element(prod_b, &got, "a second Interest over the link");
+    assert_int_equal(tu_try_read_element(prod_a, &got, 300), 0);
+    close(cons_a);
+    close(cons_b);
+    close(prod_a);
+    close(prod_b);
+    ccnx_buf_free(&msg);
+    ccnx_buf_free(&got);
+    tu_ccnd_stop(&a);
+    tu_ccnd_stop(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_udp_and_tcp_both_ways),
         cmocka_unit_test(test_triangle_does_not_loop),
+        cmocka_unit_test(test_autoreg_links_two_forwarders),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -190,17 +190,18 @@ static void test_expiry_faces_limit(void **state)
     assert_int_equal(n, 1);
     assert_int_equal(d[0].faceid, 2);
     assert_int_equal(pit_count(pit), 1);
-    /* The limit refuses new entries, not aggregation. */
+    /* The limit refuses new entries, not aggregation, even from a face
+     * holding nothing (the faces differ so no share is reached first). */
     assert_int_equal(ins(pit, "/f/1", "4", 4096, -1, 1, 0, &b), PIT_NEW);
-    assert_int_equal(ins(pit, "/f/2", "5", 4096, -1, 1, 0, &b), PIT_NEW);
-    assert_int_equal(ins(pit, "/f/3", "6", 4096, -1, 1, 0, &b), CCNX_E_TOOBIG);
+    assert_int_equal(ins(pit, "/f/2", "5", 4096, -1, 4, 0, &b), PIT_NEW);
+    assert_int_equal(ins(pit, "/f/3", "6", 4096, -1, 5, 0, &b), CCNX_E_TOOBIG);
     assert_null(b);
     assert_int_equal(ins(pit, "/f/2", "7", 4096, -1, 3, 0, &b), PIT_AGGREGATED);
     struct pit_stats st;
     pit_get_stats(pit, &st);
     assert_int_equal(st.refused, 1);
     assert_int_equal(st.expired, 1);
-    /* Face 1 closes: /f/1 goes, /f/2 keeps face 3, /e/1 keeps face 2. */
+    /* Face 1 closes: /f/1 goes, /f/2 keeps faces 3 and 4, /e/1 keeps face 2. */
     pit_entry_sent(a, 1, 5);
     assert_int_equal(pit_remove_face(pit, 1), 1);
     assert_int_equal(pit_count(pit), 2);
@@ -276,6 +277,59 @@ static void test_expiry_order_and_hook(void **state)
     pit_destroy(pit);
 }
 
+/* n distinct names /s/<tag>/<i> from one face; returns how many got an entry. */
+static int flood(struct pit *pit, const char *tag, int n, unsigned face)
+{
+    int created = 0;
+    for (int i = 0; i < n; i++) {
+        char uri[64];
+        struct pit_entry *e;
+        snprintf(uri, sizeof uri, "/s/%s/%d", tag, i);
+        int r = ins(pit, uri, tag, 4096, -1, face, 0, &e);
+        assert_true(r == PIT_NEW || r == CCNX_E_TOOBIG);
+        created += r == PIT_NEW;
+    }
+    return created;
+}
+
+/* Once the table is half full a face holding limit / (faces + 1) records
+ * gets no new entry, a face holding none always does while there is room,
+ * aggregation is never refused, and the counts follow expiry, content and
+ * closed faces. */
+static void test_face_share(void **state)
+{
+    (void)state;
+    struct pit *pit = pit_create(10);
+    assert_int_equal(flood(pit, "a", 50, 1), 5); /* alone: half the table */
+    assert_int_equal(pit_face_pending(pit, 1), 5);
+    assert_int_equal(flood(pit, "b", 50, 2), 3); /* two faces: 10 / 3 each */
+    struct pit_entry *e;
+    assert_int_equal(ins(pit, "/s/b/0", "x", 4096, -1, 1, 0, &e), PIT_AGGREGATED);
+    assert_int_equal(pit_face_pending(pit, 1), 6);
+    assert_int_equal(flood(pit, "c", 50, 3), 2); /* up to the limit itself */
+    assert_int_equal(pit_count(pit), 10);
+    assert_int_equal(flood(pit, "d", 5, 4), 0); /* the limit refuses even a newcomer */
+    struct pit_stats st;
+    pit_get_stats(pit, &st);
+    assert_int_equal(st.refused, 45 + 47 + 48 + 5);
+    assert_int_equal(st.refused_share, 45 + 47 + 48);
+    assert_int_equal(st.pending, 6 + 3 + 2);
+    /* Content takes /s/b/0 (faces 1 and 2), a closed face its records. */
+    assert_int_equal(ins(pit, "/s/b/0", "y", 4096, -1, 2, 0, &e), PIT_AGGREGATED);
+    pit_consume(pit, e);
+    assert_int_equal(pit_face_pending(pit, 1), 5);
+    assert_int_equal(pit_face_pending(pit, 2), 2);
+    assert_int_equal(pit_remove_face(pit, 1), 5);
+    assert_int_equal(pit_face_pending(pit, 1), 0);
+    assert_int_equal(flood(pit, "e", 1, 1), 1);
+    assert_int_equal(pit_expire(pit, 2000000), 5);
+    pit_get_stats(pit, &st);
+    assert_int_equal(st.pending, 0);
+    assert_int_equal(pit_face_pending(pit, 2) + pit_face_pending(pit, 3), 0);
+    assert_int_equal(flood(pit, "f", 50, 3), 5); /* alone again: half */
+    pit_destroy(pit);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -284,6 +338,7 @@ int main(void)
         cmocka_unit_test(test_match_content),
         cmocka_unit_test(test_expiry_faces_limit),
         cmocka_unit_test(test_many),
+        cmocka_unit_test(test_face_share),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
