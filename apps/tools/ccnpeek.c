@@ -46,13 +46,7 @@ static void usage(FILE *f)
 static void parse_args(int argc, char **argv, struct peek_opts *o)
 {
     *o = (struct peek_opts){.scope = -1, .wait = 3.0};
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0) {
-            usage(stdout);
-            exit(0);
-        }
-    }
-    opterr = 0;
+    tool_help_first(argc, argv, usage);
     int ch;
     while ((ch = getopt(argc, argv, ":acl:s:uvw:h")) != -1) {
         switch (ch) {

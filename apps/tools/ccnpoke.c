@@ -99,13 +99,7 @@ static void parse_args(int argc, char **argv, struct poke_opts *o)
     o->type = CCNX_TYPE_DATA;
     o->wait_s = -1;
     o->freshness = -1;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0) {
-            usage(stdout);
-            exit(0);
-        }
-    }
-    opterr = 0;
+    tool_help_first(argc, argv, usage);
     int ch;
     while ((ch = getopt(argc, argv, ":e:fhk:lp:t:vV:w:x:")) != -1) {
         switch (ch) {

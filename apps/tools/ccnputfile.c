@@ -115,13 +115,7 @@ static void parse_args(int argc, char **argv, struct put_opts *o)
     o->expire_s = -1;
     o->repo_wait_s = 3;
     o->scope = 1;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0) {
-            usage(stdout);
-            exit(0);
-        }
-    }
-    opterr = 0;
+    tool_help_first(argc, argv, usage);
     int ch;
     while ((ch = getopt(argc, argv, ":ab:f:hk:lrvw:x:")) != -1) {
         switch (ch) {

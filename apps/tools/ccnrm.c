@@ -75,13 +75,7 @@ int main(int argc, char **argv)
     tool_init(argv[0]);
     const char *outfile = NULL;
     int quiet = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0) {
-            usage(stdout);
-            return 0;
-        }
-    }
-    opterr = 0;
+    tool_help_first(argc, argv, usage);
     int ch;
     while ((ch = getopt(argc, argv, ":o:qh")) != -1) {
         switch (ch) {

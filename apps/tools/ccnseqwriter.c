@@ -89,13 +89,7 @@ static void parse_args(int argc, char **argv, struct seqw_opts *o)
     o->block = CCNX_SEQWRITER_BLOCK_DEFAULT;
     o->scope = 1;
     o->freshness = -1;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0) {
-            usage(stdout);
-            exit(0);
-        }
-    }
-    opterr = 0;
+    tool_help_first(argc, argv, usage);
     int ch;
     while ((ch = getopt(argc, argv, ":b:hrs:vx:")) != -1) {
         switch (ch) {

@@ -63,6 +63,17 @@ int tool_is_help(const char *arg)
     return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
 }
 
+void tool_help_first(int argc, char **argv, void (*usage)(FILE *))
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0) {
+            usage(stdout);
+            exit(0);
+        }
+    }
+    opterr = 0;
+}
+
 void tool_load_dict(struct ccnx_dtag_dict **dict, const char *path)
 {
     if (*dict == NULL && (*dict = ccnx_dtag_dict_create()) == NULL) {

@@ -27,5 +27,9 @@ void tool_load_dict(struct ccnx_dtag_dict **dict, const char *path);
 void tool_bad_option(int ch, char **argv) __attribute__((noreturn));
 /* 1 if argv[i] is "-h" or "--help". */
 int tool_is_help(const char *arg);
+/* Before getopt (which does not know long options): when any argument is
+ * "--help", prints usage on standard output and exits 0. Also sets opterr
+ * to 0, as the tools report bad options themselves (tool_bad_option). */
+void tool_help_first(int argc, char **argv, void (*usage)(FILE *));
 
 #endif
