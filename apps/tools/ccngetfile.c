@@ -22,11 +22,17 @@
 #include "tool.h"
 
 #define PROGRESS_MS 250
+/* Segments are gathered into writes of this size: ext4 (and the page cache
+ * generally) costs several times more per byte in 4 KB writes than in
+ * large ones, and writing was a quarter of a fetch's time. */
+#define WRITE_BUFFER (1 << 20)
 
 struct getfile {
     struct ccnx_client *c;
     struct ccnx_fetch *fetch;
-    FILE *out;
+    int fd;       /* the temporary file */
+    uint8_t *buf; /* WRITE_BUFFER bytes gathered for one write(2) */
+    size_t buffered;
     int write_errno;
     int done, result;
     int progress; /* stderr is a terminal and -q was not given */
@@ -105,6 +111,31 @@ static void progress_tick(void *arg)
     ccnx_client_schedule(g->c, PROGRESS_MS, progress_tick, g, NULL);
 }
 
+/* Writes p[0..n) whole: 0, or the errno of the failure. */
+static int write_all(int fd, const uint8_t *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR) {
+            continue;
+        }
+        if (w <= 0) {
+            return w < 0 ? errno : EIO;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+static void flush_buffer(struct getfile *g)
+{
+    if (g->write_errno == 0) {
+        g->write_errno = write_all(g->fd, g->buf, g->buffered);
+    }
+    g->buffered = 0;
+}
+
 static void on_data(void *arg, uint64_t seg, const uint8_t *p, size_t n)
 {
     (void)seg;
@@ -112,8 +143,16 @@ static void on_data(void *arg, uint64_t seg, const uint8_t *p, size_t n)
     if (g->seg_bytes == 0) {
         g->seg_bytes = n;
     }
-    if (g->write_errno == 0 && n > 0 && fwrite(p, 1, n, g->out) != n) {
-        g->write_errno = errno != 0 ? errno : EIO;
+    if (g->buffered + n > WRITE_BUFFER) {
+        flush_buffer(g);
+    }
+    if (n > WRITE_BUFFER) {
+        g->write_errno = g->write_errno == 0 ? write_all(g->fd, p, n) : g->write_errno;
+    } else {
+        memcpy(g->buf + g->buffered, p, n);
+        g->buffered += n;
+    }
+    if (g->write_errno != 0) {
         ccnx_client_stop(g->c);
     }
 }
@@ -222,7 +261,7 @@ static void parse(int argc, char **argv, struct options *o)
 }
 
 /* mkstemp next to the target, so the final rename stays in one file system. */
-static FILE *open_temporary(const char *file)
+static int open_temporary(const char *file)
 {
     char copy[4096];
     snprintf(copy, sizeof copy, "%s", file);
@@ -240,11 +279,7 @@ static FILE *open_temporary(const char *file)
         tmp_path[0] = '\0';
         tool_die("cannot create a temporary file in %s: %s", dir, strerror(e));
     }
-    FILE *f = fdopen(fd, "wb");
-    if (f == NULL) {
-        tool_die("cannot write %s: %s", tmp_path, strerror(errno));
-    }
-    return f;
+    return fd;
 }
 
 static void report(const struct options *o, struct getfile *g)
@@ -300,6 +335,9 @@ static int run(struct options *o, struct getfile *g)
     while (!g->done && g->write_errno == 0) {
         ccnx_client_run(g->c, -1);
     }
+    if (g->done && g->result == 0) {
+        flush_buffer(g);
+    }
     if (g->done && g->result == 0 && g->write_errno == 0) {
         report(o, g);
     } else if (g->progress) {
@@ -331,9 +369,13 @@ int main(int argc, char **argv)
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     signal(SIGHUP, on_signal);
-    g.out = open_temporary(o.file);
+    g.buf = malloc(WRITE_BUFFER);
+    if (g.buf == NULL) {
+        tool_die("out of memory");
+    }
+    g.fd = open_temporary(o.file);
     int rc = run(&o, &g);
-    int close_failed = fclose(g.out) != 0;
+    int close_failed = close(g.fd) != 0;
     if (rc == 0 && !close_failed && rename(tmp_path, o.file) == 0) {
         tmp_path[0] = '\0';
     } else {
@@ -352,5 +394,6 @@ int main(int argc, char **argv)
     free(o.pins);
     ccnx_name_free(&name);
     ccnx_buf_free(&g.err);
+    free(g.buf);
     return rc == 0 ? 0 : TOOL_EXIT_FAILURE;
 }

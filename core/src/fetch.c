@@ -16,7 +16,12 @@
 #define DEFAULT_WINDOW  256
 #define DEFAULT_INITIAL 4
 #define DEFAULT_TIMEOUT 8000
-#define DEFAULT_MIN_RTO 20
+/* Not lower: a producer that signs each segment as its Interest arrives
+ * (the reference's ccnseqwriter) answers Interests far ahead in the window
+ * tens of milliseconds late, and a 20 ms floor made a third of them time
+ * out and be sent again; random loss is mostly recovered without the timer
+ * (note_answered), so a higher floor costs little there. */
+#define DEFAULT_MIN_RTO 100
 #define MAX_RTO_MS      4000.0
 #define INITIAL_RTO_MS  1000.0
 #define REORDER_PER_WIN 16 /* reordering room per window slot: covers a few RTOs of stall */
@@ -408,7 +413,9 @@ static void note_final(struct ccnx_fetch *f, uint64_t seg, const uint8_t *obj,
 static void note_loss(struct ccnx_fetch *f, struct seg_slot *sl, int silent)
 {
     int64_t now = now_us();
-    if (now - f->last_cut_us >= (int64_t)(f->rtt.rto * 1000) &&
+    /* Before any answer a timeout says nothing about congestion (the
+     * publisher may still be starting or signing): it is only sent again. */
+    if (f->rtt.have_sample && now - f->last_cut_us >= (int64_t)(f->rtt.rto * 1000) &&
         ccnx_cwnd_on_loss(&f->cw, sl->tx, f->next_tx)) {
         f->last_cut_us = now;
         if (silent) {

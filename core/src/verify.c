@@ -1,5 +1,8 @@
 /* The verifier: a key cache by publisher digest, key fetches by name, pins,
- * and a cache of verified Merkle roots so a batch costs one RSA operation. */
+ * and Merkle batches checked through verify_merkle.c (one RSA operation
+ * and about one SHA-256 of the object per segment). */
+#include "verify_internal.h"
+
 #include <ccnx/error.h>
 #include <ccnx/fetch.h>
 #include <ccnx/interest.h>
@@ -10,11 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/err.h>
-#include <openssl/evp.h>
-
-#define ROOT_CACHE     64  /* batches verified recently (retransmissions reach back) */
-#define ROOT_SIG_MAX   512 /* signature bytes kept per entry (4096-bit RSA) */
 #define KEY_TIMEOUT_MS 4000
 
 struct vkey {
@@ -23,13 +21,6 @@ struct vkey {
     uint8_t *locator; /* Key/Certificate bytes it came from; NULL when fetched or added */
     size_t locator_len;
     struct vkey *next;
-};
-
-struct root_entry {
-    uint8_t root[CCNX_SHA256_LEN];
-    uint8_t key[CCNX_DIGEST_LEN];
-    uint8_t sig[ROOT_SIG_MAX];
-    size_t sig_len;
 };
 
 struct waiter {
@@ -57,16 +48,10 @@ struct ccnx_verifier {
     struct vkey *keys;
     uint8_t (*pins)[CCNX_DIGEST_LEN];
     size_t npins;
-    struct root_entry roots[ROOT_CACHE];
-    size_t nroots, next_root;
+    struct merkle_cache *merkle; /* Witness-signed objects, by batch */
     struct keyfetch *fetches;
     struct ccnx_buf err;
     struct ccnx_verifier_stats stats;
-    /* SHA-256 fetched once and one context reused: a segment needs a leaf
-     * hash and one hash per tree level, and per-call setup would cost more
-     * than the hashing of the small nodes. NULL when unavailable. */
-    EVP_MD *sha;
-    EVP_MD_CTX *ctx;
 };
 
 int ccnx_verifier_create(struct ccnx_client *c, struct ccnx_verifier **out)
@@ -79,14 +64,9 @@ int ccnx_verifier_create(struct ccnx_client *c, struct ccnx_verifier **out)
     v->enabled = 1;
     v->key_timeout_ms = KEY_TIMEOUT_MS;
     ccnx_buf_init(&v->err);
-    v->sha = EVP_MD_fetch(NULL, "SHA256", NULL);
-    v->ctx = EVP_MD_CTX_new();
-    if (v->sha == NULL || v->ctx == NULL) {
-        EVP_MD_free(v->sha);
-        EVP_MD_CTX_free(v->ctx);
-        v->sha = NULL;
-        v->ctx = NULL;
-        ERR_clear_error();
+    if (merkle_cache_create(&v->merkle) != 0) {
+        free(v);
+        return CCNX_E_NOMEM;
     }
     *out = v;
     return 0;
@@ -124,8 +104,7 @@ void ccnx_verifier_destroy(struct ccnx_verifier *v)
     }
     free(v->pins);
     ccnx_buf_free(&v->err);
-    EVP_MD_free(v->sha);
-    EVP_MD_CTX_free(v->ctx);
+    merkle_cache_free(v->merkle);
     free(v);
 }
 
@@ -286,108 +265,12 @@ static int pinned(const struct ccnx_verifier *v, const uint8_t *obj,
     return 0;
 }
 
-/* ---- Signatures, with the Merkle root cache ---- */
-
-static int root_known(const struct ccnx_verifier *v, const uint8_t *root, const uint8_t *key,
-                      const uint8_t *sig, size_t sig_len)
-{
-    for (size_t i = 0; i < v->nroots; i++) {
-        const struct root_entry *e = &v->roots[i];
-        if (memcmp(e->root, root, sizeof e->root) == 0 && e->sig_len == sig_len &&
-            memcmp(e->key, key, sizeof e->key) == 0 && memcmp(e->sig, sig, sig_len) == 0) {
-            return 1;
-        }
-    }
-    return 0;
-}
-
-static void root_remember(struct ccnx_verifier *v, const uint8_t *root, const uint8_t *key,
-                          const uint8_t *sig, size_t sig_len)
-{
-    struct root_entry *e = &v->roots[v->next_root];
-    v->next_root = (v->next_root + 1) % ROOT_CACHE;
-    if (v->nroots < ROOT_CACHE) {
-        v->nroots++;
-    }
-    memcpy(e->root, root, sizeof e->root);
-    memcpy(e->key, key, sizeof e->key);
-    memcpy(e->sig, sig, sig_len);
-    e->sig_len = sig_len;
-}
-
-static int hash2(struct ccnx_verifier *v, const uint8_t *a, size_t an, const uint8_t *b, size_t bn,
-                 uint8_t out[CCNX_SHA256_LEN])
-{
-    if (EVP_DigestInit_ex2(v->ctx, v->sha, NULL) != 1 || EVP_DigestUpdate(v->ctx, a, an) != 1 ||
-        (bn > 0 && EVP_DigestUpdate(v->ctx, b, bn) != 1) ||
-        EVP_DigestFinal_ex(v->ctx, out, NULL) != 1) {
-        ERR_clear_error();
-        return CCNX_E_CRYPTO;
-    }
-    return 0;
-}
-
-/* The root a leaf and its path lead to (the tree shape of <ccnx/sign.h>:
- * node k's children are 2k and 2k+1, one sibling per level). */
-static int path_root(struct ccnx_verifier *v, const struct ccnx_merkle_path *path,
-                     const uint8_t *obj, const struct ccnx_content_parsed *pc,
-                     uint8_t root[CCNX_SHA256_LEN])
-{
-    uint8_t leaf[CCNX_SHA256_LEN];
-    if (v->ctx == NULL) {
-        int rc = ccnx_sha256(obj + pc->signed_part.off, pc->signed_part.len, leaf);
-        return rc == 0 && ccnx_merkle_path_root(path, leaf, root) != 0 ? CCNX_E_BADSIG : rc;
-    }
-    size_t levels = 0;
-    for (uint64_t k = path->node_index; k > 1; k >>= 1) {
-        levels++;
-    }
-    if (path->node_index == 0 || path->count != levels) {
-        return CCNX_E_BADSIG;
-    }
-    int rc = hash2(v, obj + pc->signed_part.off, pc->signed_part.len, NULL, 0, root);
-    uint64_t k = path->node_index;
-    for (size_t e = path->count; rc == 0 && e-- > 0; k >>= 1) {
-        const uint8_t *sib = path->hashes + e * path->hash_stride;
-        memcpy(leaf, root, sizeof leaf);
-        rc = (k & 1) ? hash2(v, sib, CCNX_SHA256_LEN, leaf, sizeof leaf, root)
-                     : hash2(v, leaf, sizeof leaf, sib, CCNX_SHA256_LEN, root);
-    }
-    return rc;
-}
-
-/* A Witness signature with the default digest: the root is computed (two
- * hashes per level) and the RSA check is skipped for a root already
- * verified with the same signature and key. */
-static int verify_merkle(struct ccnx_verifier *v, const uint8_t *obj,
-                         const struct ccnx_content_parsed *pc, const struct ccnx_key *key)
-{
-    struct ccnx_merkle_path path;
-    int rc = ccnx_merkle_witness_parse(obj + pc->witness.off, pc->witness.len, &path);
-    if (rc != 0) {
-        return rc;
-    }
-    uint8_t root[CCNX_SHA256_LEN];
-    rc = path_root(v, &path, obj, pc, root);
-    const uint8_t *sig = obj + pc->signature_bits.off;
-    size_t sig_len = pc->signature_bits.len;
-    if (rc != 0 || root_known(v, root, ccnx_key_digest(key), sig, sig_len)) {
-        return rc;
-    }
-    v->stats.rsa_ops++;
-    rc = ccnx_key_verify(key, root, sizeof root, sig, sig_len);
-    if (rc == 0) {
-        root_remember(v, root, ccnx_key_digest(key), sig, sig_len);
-    }
-    return rc;
-}
-
 static int verify_with(struct ccnx_verifier *v, const uint8_t *obj, size_t len,
                        const struct ccnx_content_parsed *pc, const struct ccnx_key *key)
 {
     if (pc->witness.len > 0 && pc->digest_algorithm.len == 0 && pc->signature_bits.len > 0 &&
-        pc->signature_bits.len <= ROOT_SIG_MAX) {
-        return verify_merkle(v, obj, pc, key);
+        pc->signature_bits.len <= MERKLE_SIG_MAX) {
+        return merkle_cache_verify(v->merkle, obj, pc, key, &v->stats.rsa_ops);
     }
     v->stats.rsa_ops++;
     return ccnx_content_verify(obj, len, pc, key);
