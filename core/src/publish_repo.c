@@ -40,7 +40,9 @@ static int ri_components(struct ccnx_ccnb_reader *r, struct ccnx_span *span, siz
         if (ccnx_ccnb_read_blob(r, CCNX_DTAG_Component, &off, &n) != 0) {
             return r->err;
         }
-        (*count)++;
+        if (++*count > CCNX_NAME_MAX_COMPONENTS) {
+            return CCNX_E_TOOBIG; /* no name could hold it */
+        }
     }
     if (*count > 0) {
         span->off = start;
