@@ -2,6 +2,7 @@
  * exact-name hash index in front (see cs.h). */
 #include "table/cs.h"
 
+#include "table/arena.h"
 #include "table/dheap.h"
 #include "table/namekey.h"
 
@@ -48,8 +49,26 @@ struct cs {
     struct cs_slot *slots; /* exact-name index: open addressing, power of two, load <= 1/2 */
     size_t nslots;
     struct dheap stale; /* entries by the time they go stale */
+    struct arena *mem;  /* entries up to ARENA_MAX_BLOCK bytes; larger ones are malloc'ed */
+    uint64_t big_bytes; /* bytes of the malloc'ed ones */
     struct cs_stats st;
 };
+
+static size_t entry_size(int level, size_t klen, size_t len)
+{
+    return sizeof(struct cs_entry) + (size_t)level * sizeof(struct cs_entry *) + klen + len;
+}
+
+static void entry_free(struct cs *cs, struct cs_entry *e)
+{
+    size_t n = entry_size(e->level, e->keylen, e->len);
+    if (n <= ARENA_MAX_BLOCK) {
+        arena_free(cs->mem, e, n);
+    } else {
+        cs->big_bytes -= n;
+        free(e);
+    }
+}
 
 static const uint8_t *entry_key(const struct cs_entry *e)
 {
@@ -192,7 +211,9 @@ struct cs *cs_create(size_t capacity)
     cs->head = calloc(1, sizeof *cs->head + CS_MAX_LEVEL * sizeof(struct cs_entry *));
     cs->nslots = 64;
     cs->slots = calloc(cs->nslots, sizeof *cs->slots);
-    if (cs->head == NULL || cs->slots == NULL) {
+    cs->mem = arena_create();
+    if (cs->head == NULL || cs->slots == NULL || cs->mem == NULL) {
+        arena_destroy(cs->mem);
         free(cs->head);
         free(cs->slots);
         free(cs);
@@ -217,9 +238,10 @@ void cs_destroy(struct cs *cs)
     struct cs_entry *e = cs->head->next[0];
     while (e != NULL) {
         struct cs_entry *n = e->next[0];
-        free(e);
+        entry_free(cs, e);
         e = n;
     }
+    arena_destroy(cs->mem);
     dheap_free(&cs->stale);
     free(cs->slots);
     free(cs->head);
@@ -284,7 +306,7 @@ static void unlink_entry(struct cs *cs, struct cs_entry *e, struct cs_entry **up
     dheap_remove(&cs->stale, &e->stale);
     cs->st.entries--;
     cs->st.bytes -= e->len;
-    free(e);
+    entry_free(cs, e);
 }
 
 static int remove_entry(struct cs *cs, struct cs_entry *e)
@@ -330,9 +352,13 @@ static struct cs_entry *entry_new(struct cs *cs, const uint8_t *obj, size_t len,
                                   size_t klen, uint32_t h, uint64_t now)
 {
     int level = random_level(cs);
-    struct cs_entry *e = malloc(sizeof *e + (size_t)level * sizeof(struct cs_entry *) + klen + len);
+    size_t n = entry_size(level, klen, len);
+    struct cs_entry *e = n <= ARENA_MAX_BLOCK ? arena_alloc(cs->mem, n) : malloc(n);
     if (e == NULL) {
         return NULL;
+    }
+    if (n > ARENA_MAX_BLOCK) {
+        cs->big_bytes += n;
     }
     e->level = (uint8_t)level;
     e->keylen = (uint32_t)klen;
@@ -396,8 +422,11 @@ static int insert_keyed(struct cs *cs, const uint8_t *obj, size_t len,
         return CCNX_E_NOMEM;
     }
     struct cs_entry *e = entry_new(cs, obj, len, pc, key, klen, h, now);
-    if (e == NULL || dheap_set(&cs->stale, &e->stale, e->stale.when) != 0) {
-        free(e);
+    if (e == NULL) {
+        return CCNX_E_NOMEM;
+    }
+    if (dheap_set(&cs->stale, &e->stale, e->stale.when) != 0) {
+        entry_free(cs, e);
         return CCNX_E_NOMEM;
     }
     link_entry(cs, e, update);
@@ -703,7 +732,10 @@ int cs_entry_is_stale(const struct cs_entry *e, uint64_t now)
 
 void cs_get_stats(const struct cs *cs, struct cs_stats *out)
 {
+    struct arena_stats a;
+    arena_get_stats(cs->mem, &a);
     *out = cs->st;
+    out->memory = a.in_use + a.free + cs->big_bytes;
 }
 
 size_t cs_count(const struct cs *cs)

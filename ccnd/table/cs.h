@@ -18,9 +18,11 @@
  *    that name sorts before it; when nothing does, the walk starts there
  *    without a descent, so such a hit costs a fixed number of memory
  *    accesses whatever the size (only their cache misses grow with it);
- *  - one malloc per object: node header, forward pointers, flat key and
- *    object bytes; with the index's slots and the staleness heap's slot
- *    the overhead is under 300 bytes per entry for common names;
+ *  - one allocation per object: node header, forward pointers, flat key
+ *    and object bytes, carved from the store's arena (table/arena.h: large
+ *    chunks whose pages are made present ahead, free lists by size); with
+ *    the index's slots and the staleness heap's slot the overhead is under
+ *    300 bytes per entry for common names;
  *  - p = 1/4 keeps about 1.33 pointers per node and a search does ~log4(n)
  *    levels.
  *
@@ -68,6 +70,8 @@ struct cs_stats {
     uint64_t duplicates; /* inserts of an object already held */
     uint64_t inserts;    /* objects added */
     uint64_t removals;   /* objects removed by cs_remove */
+    uint64_t memory;     /* bytes held for entries (node, key, object), the arena's free
+                            blocks included: what the store costs beyond its index */
 };
 
 /* Allocates an empty store holding at most `capacity` objects; NULL when

@@ -419,6 +419,41 @@ static void test_capacity_lru(void **state)
     cs_destroy(cs);
 }
 
+/* Entry memory is counted, and an object too large for the arena is
+ * stored, found and removed as well (it takes its own allocation). Reuse
+ * of freed blocks is test_table_arena's. */
+static void test_entry_memory(void **state)
+{
+    (void)state;
+    struct cs *cs = cs_create(CS_DEFAULT_CAPACITY);
+    const struct cs_entry *e;
+    struct cs_stats st;
+    char *body = malloc(90001);
+    assert_non_null(body);
+    memset(body, 'x', 4096);
+    body[4096] = '\0';
+    assert_int_equal(insert_uri(cs, "/mem/a", -1, body, 0, &e), CS_INSERTED);
+    cs_get_stats(cs, &st);
+    uint64_t one = st.memory;
+    assert_true(one >= st.bytes && one < st.bytes + 1024);
+    memset(body, 'y', 90000);
+    body[90000] = '\0';
+    assert_int_equal(insert_uri(cs, "/mem/big", -1, body, 2, &e), CS_INSERTED);
+    size_t len;
+    assert_true(cs_entry_object(e, &len) != NULL && len > 90000);
+    cs_get_stats(cs, &st);
+    assert_true(st.memory >= one + 90000);
+    assert_int_equal(cs_count(cs), 2);
+    struct ccnx_buf out = CCNX_BUF_INIT;
+    assert_string_equal(simple_lookup(cs, "/mem/big", -1, -1, -1, 3, &out), "ccnx:/mem/big");
+    assert_int_equal(cs_remove(cs, e), 0);
+    cs_get_stats(cs, &st);
+    assert_true(st.memory < one + 90000);
+    ccnx_buf_free(&out);
+    free(body);
+    cs_destroy(cs);
+}
+
 static void test_staleness(void **state)
 {
     (void)state;
@@ -598,6 +633,7 @@ int main(void)
         cmocka_unit_test(test_random_against_array),
         cmocka_unit_test(test_duplicates),
         cmocka_unit_test(test_capacity_lru),
+        cmocka_unit_test(test_entry_memory),
         cmocka_unit_test(test_staleness),
         cmocka_unit_test(test_mark_stale),
         cmocka_unit_test(test_order_remove_find),
