@@ -2,8 +2,8 @@
  * (insert, exact-name lookup, lookup with selectors), FIB longest-prefix
  * match and PIT insert/match at 10^3..10^6 entries (PIT to 10^5), and the
  * content store's bytes of overhead per entry (malloc usage plus the
- * store's own arena, minus object bytes). Each figure is the median of 5 rounds; within a size the rounds
- * interleave the operations. Prints, never asserts. */
+ * store's own arena, minus object bytes). Each figure is the median of 5 rounds; within a size the
+ * rounds interleave the operations. Prints, never asserts. */
 #define _GNU_SOURCE
 #include "table/cs.h"
 #include "table/fib.h"
