@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fetch_opts.h"
 #include "tool.h"
 
 struct cat {
@@ -24,10 +25,7 @@ struct cat {
 };
 
 struct options {
-    struct ccnx_fetch_params p;
-    const char **pins; /* -P arguments, checked while parsing */
-    size_t npins;
-    int verify, verbose;
+    struct fetch_opts f;
 };
 
 static void usage(FILE *f)
@@ -63,61 +61,19 @@ static void usage(FILE *f)
             tool_name());
 }
 
-static long number(const char *s, const char *what, long lo, long hi)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno != 0 || *end != '\0' || end == s || v < lo || v > hi) {
-        tool_usage_error("%s must be a number from %ld to %ld, not '%s'", what, lo, hi, s);
-    }
-    return v;
-}
-
 static void parse(int argc, char **argv, struct options *o)
 {
     static const struct option longopts[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
-    ccnx_fetch_params_init(&o->p);
-    o->verify = 1;
-    struct ccnx_verifier *check = NULL;
-    o->pins = calloc((size_t)argc, sizeof *o->pins);
-    if (o->pins == NULL || ccnx_verifier_create(NULL, &check) != 0) {
-        tool_die("out of memory");
-    }
+    fetch_opts_init(&o->f, argc);
     opterr = 0;
     int ch;
-    while ((ch = getopt_long(argc, argv, ":ad:p:s:t:uP:Vvh", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, ":d:h" FETCH_OPTS_LETTERS, longopts, NULL)) != -1) {
+        if (fetch_opts_take(&o->f, ch, optarg)) {
+            continue;
+        }
         switch (ch) {
-        case 'a':
-            o->p.allow_stale = 1;
-            break;
-        case 'd':
-            o->verbose |= number(optarg, "-d", 0, 1 << 20) != 0;
-            break;
-        case 'p':
-            o->p.max_window = (unsigned)number(optarg, "-p", 1, 4096);
-            break;
-        case 's':
-            o->p.scope = (int)number(optarg, "-s", 0, 3);
-            break;
-        case 't':
-            o->p.timeout_ms = (int)number(optarg, "-t", 1, 3600000);
-            break;
-        case 'u':
-            o->p.resolve = 0;
-            break;
-        case 'P':
-            if (ccnx_verifier_pin_hex(check, optarg) != 0) {
-                tool_usage_error("-P needs a publisher key digest as 64 hex digits, not '%s'",
-                                 optarg);
-            }
-            o->pins[o->npins++] = optarg;
-            break;
-        case 'V':
-            o->verify = 0;
-            break;
-        case 'v':
-            o->verbose = 1;
+        case 'd': /* the reference's debug flags: any of them means verbose */
+            o->f.verbose |= tool_number(optarg, "-d", 0, 1 << 20) != 0;
             break;
         case 'h':
             usage(stdout);
@@ -126,7 +82,6 @@ static void parse(int argc, char **argv, struct options *o)
             tool_bad_option(ch, argv);
         }
     }
-    ccnx_verifier_destroy(check);
     if (optind == argc) {
         tool_usage_error("expected at least one URI");
     }
@@ -179,7 +134,7 @@ static int cat_one(struct cat *k, struct options *o, struct ccnx_verifier *v, co
         return 1;
     }
     k->done = 0;
-    struct ccnx_fetch_params p = o->p;
+    struct ccnx_fetch_params p = o->f.p;
     p.name = &name;
     p.verifier = v;
     p.on_data = on_data;
@@ -202,7 +157,7 @@ static int cat_one(struct cat *k, struct options *o, struct ccnx_verifier *v, co
     } else if (k->result != 0) {
         tool_warn("%s", ccnx_buf_cstr(&k->err));
         bad = 1;
-    } else if (o->verbose) {
+    } else if (o->f.verbose) {
         print_stats(uri, f);
     }
     ccnx_fetch_destroy(f);
@@ -230,16 +185,7 @@ int main(int argc, char **argv)
     if (ccnx_client_open(&k.c) != 0) {
         tool_die("%s", k.c != NULL ? ccnx_client_error(k.c) : "out of memory");
     }
-    struct ccnx_verifier *v = NULL;
-    if (ccnx_verifier_create(k.c, &v) != 0) {
-        tool_die("out of memory");
-    }
-    ccnx_verifier_set_enabled(v, o.verify);
-    for (size_t i = 0; i < o.npins; i++) {
-        if (ccnx_verifier_pin_hex(v, o.pins[i]) != 0) {
-            tool_die("out of memory");
-        }
-    }
+    struct ccnx_verifier *v = fetch_opts_verifier(&o.f, k.c);
     int bad = 0;
     for (int i = optind; i < argc && k.write_errno == 0; i++) {
         bad |= cat_one(&k, &o, v, argv[i]);
@@ -251,6 +197,6 @@ int main(int argc, char **argv)
     ccnx_verifier_destroy(v);
     ccnx_client_destroy(k.c);
     ccnx_buf_free(&k.err);
-    free(o.pins);
+    fetch_opts_free(&o.f);
     return bad ? TOOL_EXIT_FAILURE : 0;
 }

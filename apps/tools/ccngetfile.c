@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fetch_opts.h"
 #include "tool.h"
 
 #define PROGRESS_MS 250
@@ -167,10 +168,8 @@ static void on_done(void *arg, int result, const char *error)
 }
 
 struct options {
-    struct ccnx_fetch_params p;
-    const char **pins; /* -P arguments, checked while parsing */
-    size_t npins;
-    int quiet, verbose, verify;
+    struct fetch_opts f;
+    int quiet;
     const char *uri, *file;
 };
 
@@ -188,62 +187,20 @@ static void rewrite_long(int argc, char **argv)
     }
 }
 
-static long number(const char *s, const char *what, long lo, long hi)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno != 0 || *end != '\0' || end == s || v < lo || v > hi) {
-        tool_usage_error("%s must be a number from %ld to %ld, not '%s'", what, lo, hi, s);
-    }
-    return v;
-}
-
 static void parse(int argc, char **argv, struct options *o)
 {
     static const struct option longopts[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
-    ccnx_fetch_params_init(&o->p);
-    o->verify = 1;
-    struct ccnx_verifier *check = NULL;
-    o->pins = calloc((size_t)argc, sizeof *o->pins);
-    if (o->pins == NULL || ccnx_verifier_create(NULL, &check) != 0) {
-        tool_die("out of memory");
-    }
+    fetch_opts_init(&o->f, argc);
     rewrite_long(argc, argv);
     opterr = 0;
     int ch;
-    while ((ch = getopt_long(argc, argv, ":ap:s:t:uP:Vqvh", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, ":qh" FETCH_OPTS_LETTERS, longopts, NULL)) != -1) {
+        if (fetch_opts_take(&o->f, ch, optarg)) {
+            continue;
+        }
         switch (ch) {
-        case 'a':
-            o->p.allow_stale = 1;
-            break;
-        case 'p':
-            o->p.max_window = (unsigned)number(optarg, "-p", 1, 4096);
-            break;
-        case 's':
-            o->p.scope = (int)number(optarg, "-s", 0, 3);
-            break;
-        case 't':
-            o->p.timeout_ms = (int)number(optarg, "-t", 1, 3600000);
-            break;
-        case 'u':
-            o->p.resolve = 0;
-            break;
-        case 'P':
-            if (ccnx_verifier_pin_hex(check, optarg) != 0) {
-                tool_usage_error("-P needs a publisher key digest as 64 hex digits, not '%s'",
-                                 optarg);
-            }
-            o->pins[o->npins++] = optarg;
-            break;
-        case 'V':
-            o->verify = 0;
-            break;
         case 'q':
             o->quiet = 1;
-            break;
-        case 'v':
-            o->verbose = 1;
             break;
         case 'h':
             usage(stdout);
@@ -252,7 +209,6 @@ static void parse(int argc, char **argv, struct options *o)
             tool_bad_option(ch, argv);
         }
     }
-    ccnx_verifier_destroy(check);
     if (argc - optind != 2) {
         tool_usage_error("expected a URI and a FILE");
     }
@@ -296,7 +252,7 @@ static void report(const struct options *o, struct getfile *g)
     ccnx_uri_append_name(&name, ccnx_fetch_name(g->fetch));
     fprintf(stderr, "%s: %llu bytes in %.2f s (%.1f MB/s) to %s\n", tool_name(),
             (unsigned long long)st->bytes, secs, (double)st->bytes / secs / 1e6, o->file);
-    if (o->verbose) {
+    if (o->f.verbose) {
         fprintf(stderr,
                 "%s: %s: %llu segments, %llu Interests, %llu retransmissions, srtt %.2f ms\n",
                 tool_name(), ccnx_buf_cstr(&name), (unsigned long long)st->segments,
@@ -308,21 +264,12 @@ static void report(const struct options *o, struct getfile *g)
 
 static int run(struct options *o, struct getfile *g)
 {
-    struct ccnx_verifier *v = NULL;
-    if (ccnx_verifier_create(g->c, &v) != 0) {
-        tool_die("out of memory");
-    }
-    ccnx_verifier_set_enabled(v, o->verify);
-    for (size_t i = 0; i < o->npins; i++) {
-        if (ccnx_verifier_pin_hex(v, o->pins[i]) != 0) {
-            tool_die("out of memory");
-        }
-    }
-    o->p.verifier = v;
-    o->p.on_data = on_data;
-    o->p.on_done = on_done;
-    o->p.arg = g;
-    int rc = ccnx_fetch_start(g->c, &o->p, &g->fetch);
+    struct ccnx_verifier *v = fetch_opts_verifier(&o->f, g->c);
+    o->f.p.verifier = v;
+    o->f.p.on_data = on_data;
+    o->f.p.on_done = on_done;
+    o->f.p.arg = g;
+    int rc = ccnx_fetch_start(g->c, &o->f.p, &g->fetch);
     if (rc != 0) {
         tool_die("cannot start: %s", ccnx_strerror(rc));
     }
@@ -359,7 +306,7 @@ int main(int argc, char **argv)
     if (ccnx_uri_parse_str(&name, o.uri) != 0) {
         tool_usage_error("'%s' is not a ccnx URI", o.uri);
     }
-    o.p.name = &name;
+    o.f.p.name = &name;
     struct getfile g;
     memset(&g, 0, sizeof g);
     ccnx_buf_init(&g.err);
@@ -391,7 +338,7 @@ int main(int argc, char **argv)
         rc = -1;
     }
     ccnx_client_destroy(g.c);
-    free(o.pins);
+    fetch_opts_free(&o.f);
     ccnx_name_free(&name);
     ccnx_buf_free(&g.err);
     free(g.buf);

@@ -100,3 +100,14 @@ void tool_bad_option(int ch, char **argv)
     }
     tool_usage_error("unknown option %s", argv[optind - 1]);
 }
+
+long tool_number(const char *s, const char *what, long lo, long hi)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno != 0 || *end != '\0' || end == s || v < lo || v > hi) {
+        tool_usage_error("%s must be a number from %ld to %ld, not '%s'", what, lo, hi, s);
+    }
+    return v;
+}

@@ -31,5 +31,8 @@ int tool_is_help(const char *arg);
  * "--help", prints usage on standard output and exits 0. Also sets opterr
  * to 0, as the tools report bad options themselves (tool_bad_option). */
 void tool_help_first(int argc, char **argv, void (*usage)(FILE *));
+/* A decimal number in [lo, hi] from an option's argument, else a usage
+ * error naming the option (`what`, e.g. "-p"). */
+long tool_number(const char *s, const char *what, long lo, long hi);
 
 #endif
