@@ -68,17 +68,6 @@ static void usage(FILE *f)
             tool_name(), POKE_MAX_CONTENT);
 }
 
-static long parse_long(const char *s, const char *what, long min, long max)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno != 0 || end == s || *end != '\0' || v < min || v > max) {
-        tool_usage_error("%s must be a number from %ld to %ld, not '%s'", what, min, max, s);
-    }
-    return v;
-}
-
 static uint32_t parse_type(const char *s)
 {
     static const char *names[] = {"DATA", "ENCR", "GONE", "KEY", "LINK", "NACK"};
@@ -89,7 +78,7 @@ static uint32_t parse_type(const char *s)
             return types[i];
         }
     }
-    return (uint32_t)parse_long(s, "-t TYPE", 1, 0xFFFFFF);
+    return (uint32_t)tool_number(s, "-t TYPE", 1, 0xFFFFFF);
 }
 
 static void parse_args(int argc, char **argv, struct poke_opts *o)
@@ -119,7 +108,7 @@ static void parse_args(int argc, char **argv, struct poke_opts *o)
             o->set_final = 1;
             break;
         case 'p':
-            o->prefix_comps = (int)parse_long(optarg, "-p N", 0, CCNX_NAME_MAX_COMPONENTS);
+            o->prefix_comps = (int)tool_number(optarg, "-p N", 0, CCNX_NAME_MAX_COMPONENTS);
             break;
         case 't':
             o->type = parse_type(optarg);
@@ -131,10 +120,10 @@ static void parse_args(int argc, char **argv, struct poke_opts *o)
             o->version_suffix = optarg;
             break;
         case 'w':
-            o->wait_s = parse_long(optarg, "-w SECONDS", 1, 86400L * 365);
+            o->wait_s = tool_number(optarg, "-w SECONDS", 1, 86400L * 365);
             break;
         case 'x':
-            o->freshness = parse_long(optarg, "-x FRESHNESS", 0, INT32_MAX);
+            o->freshness = tool_number(optarg, "-x FRESHNESS", 0, INT32_MAX);
             break;
         default:
             tool_bad_option(ch, argv);

@@ -96,17 +96,6 @@ static void usage(FILE *f)
             tool_name(), tool_name(), CCNX_SEQWRITER_BLOCK_MAX, CCNX_SEQWRITER_BLOCK_DEFAULT);
 }
 
-static long parse_long(const char *s, const char *what, long min, long max)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno != 0 || end == s || *end != '\0' || v < min || v > max) {
-        tool_usage_error("%s must be a number from %ld to %ld, not '%s'", what, min, max, s);
-    }
-    return v;
-}
-
 static void parse_args(int argc, char **argv, struct put_opts *o)
 {
     memset(o, 0, sizeof *o);
@@ -123,10 +112,10 @@ static void parse_args(int argc, char **argv, struct put_opts *o)
             o->scope = 3;
             break;
         case 'b':
-            o->block = (size_t)parse_long(optarg, "-b BLOCKSIZE", 1, CCNX_SEQWRITER_BLOCK_MAX);
+            o->block = (size_t)tool_number(optarg, "-b BLOCKSIZE", 1, CCNX_SEQWRITER_BLOCK_MAX);
             break;
         case 'f':
-            o->freshness = parse_long(optarg, "-f FRESHNESS", 0, INT32_MAX);
+            o->freshness = tool_number(optarg, "-f FRESHNESS", 0, INT32_MAX);
             break;
         case 'h':
             usage(stdout);
@@ -144,10 +133,10 @@ static void parse_args(int argc, char **argv, struct put_opts *o)
             o->verbose = 1;
             break;
         case 'w':
-            o->repo_wait_s = parse_long(optarg, "-w SECONDS", 1, 3600);
+            o->repo_wait_s = tool_number(optarg, "-w SECONDS", 1, 3600);
             break;
         case 'x':
-            o->expire_s = parse_long(optarg, "-x SECONDS", 1, 86400L * 365);
+            o->expire_s = tool_number(optarg, "-x SECONDS", 1, 86400L * 365);
             break;
         default:
             tool_bad_option(ch, argv);

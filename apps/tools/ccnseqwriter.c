@@ -72,17 +72,6 @@ static void usage(FILE *f)
             tool_name(), SEQW_BLOCK_MAX, CCNX_SEQWRITER_BLOCK_DEFAULT);
 }
 
-static long parse_long(const char *s, const char *what, long min, long max)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno != 0 || end == s || *end != '\0' || v < min || v > max) {
-        tool_usage_error("%s must be a number from %ld to %ld, not '%s'", what, min, max, s);
-    }
-    return v;
-}
-
 static void parse_args(int argc, char **argv, struct seqw_opts *o)
 {
     memset(o, 0, sizeof *o);
@@ -94,7 +83,7 @@ static void parse_args(int argc, char **argv, struct seqw_opts *o)
     while ((ch = getopt(argc, argv, ":b:hrs:vx:")) != -1) {
         switch (ch) {
         case 'b':
-            o->block = (size_t)parse_long(optarg, "-b BLOCKSIZE", 1, SEQW_BLOCK_MAX);
+            o->block = (size_t)tool_number(optarg, "-b BLOCKSIZE", 1, SEQW_BLOCK_MAX);
             break;
         case 'h':
             usage(stdout);
@@ -103,13 +92,13 @@ static void parse_args(int argc, char **argv, struct seqw_opts *o)
             o->repo = 1;
             break;
         case 's':
-            o->scope = (int)parse_long(optarg, "-s SCOPE", 1, 3);
+            o->scope = (int)tool_number(optarg, "-s SCOPE", 1, 3);
             break;
         case 'v':
             o->verbose = 1;
             break;
         case 'x':
-            o->freshness = parse_long(optarg, "-x FRESHNESS", 0, INT32_MAX);
+            o->freshness = tool_number(optarg, "-x FRESHNESS", 0, INT32_MAX);
             break;
         default:
             tool_bad_option(ch, argv);
