@@ -4,10 +4,8 @@
  * lifetime ends and redone after every reconnection. */
 #include "client_internal.h"
 
-#include <ccnx/dtag.h>
 #include <ccnx/error.h>
 #include <ccnx/mgmt.h>
-#include <ccnx/publish_sign.h>
 #include <ccnx/sign.h>
 #include <ccnx/uri.h>
 
@@ -108,8 +106,7 @@ static void learn_ccndid(struct ccnx_client *c)
 
 /* ---- Registration ---- */
 
-/* The request object: the body signed by the user, with an empty Name and
- * the key in the KeyLocator, as every control client sends it. */
+/* /ccnx/<ccndid>/<verb>/<the entry signed with the user's key>. */
 static int control_name(struct ccnx_client *c, const char *verb,
                         const struct ccnx_forwarding_entry *fe, struct ccnx_name *out)
 {
@@ -117,25 +114,12 @@ static int control_name(struct ccnx_client *c, const char *verb,
     if (key == NULL) {
         return CCNX_E_NOKEY;
     }
-    struct ccnx_buf body = CCNX_BUF_INIT, req = CCNX_BUF_INIT;
-    struct ccnx_name empty;
-    ccnx_name_init(&empty);
+    struct ccnx_buf body = CCNX_BUF_INIT;
     int res = ccnx_forwarding_entry_build(&body, fe);
-    struct ccnx_content_params p;
-    ccnx_content_params_init(&p);
-    p.name = empty.enc.data;
-    p.name_len = empty.enc.len;
-    p.content = body.data;
-    p.content_len = body.len;
     if (res == 0) {
-        res = ccnx_content_sign(&req, &p, key);
+        res = ccnx_mgmt_signed_request_name(out, c->ccndid, verb, body.data, body.len, key);
     }
-    if (res == 0) {
-        res = ccnx_mgmt_request_name(out, c->ccndid, verb, req.data, req.len);
-    }
-    ccnx_name_free(&empty);
     ccnx_buf_free(&body);
-    ccnx_buf_free(&req);
     return res;
 }
 
@@ -148,19 +132,14 @@ static void refresh_due(void *arg)
 /* ccnd's StatusResponse (inside a NACK) as "<code> <text>". */
 static void status_text(const uint8_t *p, size_t n, char *out, size_t room)
 {
-    struct ccnx_ccnb_reader r;
-    uint64_t code = 0;
-    size_t off = 0, len = 0;
-    ccnx_ccnb_reader_init(&r, p, n, 0);
-    ccnx_ccnb_enter(&r, CCNX_DTAG_StatusResponse);
-    ccnx_ccnb_read_uint(&r, CCNX_DTAG_StatusCode, &code);
-    ccnx_ccnb_read_blob(&r, CCNX_DTAG_StatusText, &off, &len);
-    if (r.err != 0) {
+    uint64_t code;
+    struct ccnx_view text;
+    if (ccnx_status_response_parse(p, n, &code, &text) != 0) {
         snprintf(out, room, "refused (no status given)");
         return;
     }
-    snprintf(out, room, "refused: %llu %.*s", (unsigned long long)code, (int)len,
-             (const char *)p + off);
+    snprintf(out, room, "refused: %llu %.*s", (unsigned long long)code, (int)text.n,
+             (const char *)text.p);
 }
 
 static void selfreg_reply(void *arg, const uint8_t *obj, size_t len,

@@ -4,6 +4,7 @@
 #include <ccnx/dtag.h>
 #include <ccnx/error.h>
 #include <ccnx/mgmt.h>
+#include <ccnx/publish_sign.h>
 
 #include <string.h>
 
@@ -272,6 +273,44 @@ int ccnx_mgmt_request_name(struct ccnx_name *out, const uint8_t ccndid[CCNX_DIGE
     if (res == 0 && request != NULL)
         res = ccnx_name_append(out, request, request_len);
     return res;
+}
+
+int ccnx_mgmt_signed_request_name(struct ccnx_name *out, const uint8_t ccndid[CCNX_DIGEST_LEN],
+                                  const char *verb, const uint8_t *body, size_t body_len,
+                                  const struct ccnx_key *key)
+{
+    struct ccnx_name empty;
+    struct ccnx_buf req = CCNX_BUF_INIT;
+    int res = ccnx_name_init(&empty);
+    struct ccnx_content_params p;
+    ccnx_content_params_init(&p);
+    p.name = empty.enc.data;
+    p.name_len = empty.enc.len;
+    p.content = body;
+    p.content_len = body_len;
+    if (res == 0)
+        res = ccnx_content_sign(&req, &p, key);
+    if (res == 0)
+        res = ccnx_mgmt_request_name(out, ccndid, verb, req.data, req.len);
+    ccnx_name_free(&empty);
+    ccnx_buf_free(&req);
+    return res;
+}
+
+int ccnx_status_response_parse(const uint8_t *buf, size_t len, uint64_t *code,
+                               struct ccnx_view *text)
+{
+    struct ccnx_ccnb_reader r;
+    size_t off = 0, n = 0;
+    *code = 0;
+    ccnx_ccnb_reader_init(&r, buf, len, 0);
+    ccnx_ccnb_enter(&r, CCNX_DTAG_StatusResponse);
+    ccnx_ccnb_read_uint(&r, CCNX_DTAG_StatusCode, code);
+    ccnx_ccnb_read_blob(&r, CCNX_DTAG_StatusText, &off, &n);
+    if (r.err != 0)
+        return r.err;
+    *text = (struct ccnx_view){buf + off, n};
+    return 0;
 }
 
 int ccnx_mgmt_request_parse(const uint8_t *name, size_t len, struct ccnx_mgmt_request *req)

@@ -251,9 +251,8 @@ int ccnd_link_ccndid(struct ccnd_link *link)
     return res;
 }
 
-/* The request object: the body signed by the user, with an empty Name and
- * the key itself in the KeyLocator, as every control client sends it. */
-static int sign_request(struct ccnd_link *link, const uint8_t *body, size_t n, struct ccnx_buf *out)
+/* The user's key (the default keystore, created on first use) in *key. */
+static int user_key(struct ccnd_link *link, const struct ccnx_key **key)
 {
     if (link->ks == NULL) {
         int res = ccnx_keystore_open_or_create(NULL, NULL, &link->ks);
@@ -264,55 +263,44 @@ static int sign_request(struct ccnd_link *link, const uint8_t *body, size_t n, s
                      path.len ? ccnx_buf_cstr(&path) : "(set HOME or CCNX_DIR)",
                      ccnx_strerror(res));
             ccnx_buf_free(&path);
+            link->ks = NULL;
             return res;
         }
     }
-    struct ccnx_name empty;
-    ccnx_name_init(&empty);
-    struct ccnx_content_params p;
-    ccnx_content_params_init(&p);
-    p.name = empty.enc.data;
-    p.name_len = empty.enc.len;
-    p.content = body;
-    p.content_len = n;
-    int res = ccnx_content_sign(out, &p, ccnx_keystore_key(link->ks));
-    ccnx_name_free(&empty);
-    if (res != 0) {
-        snprintf(link->err, sizeof link->err, "cannot sign the request: %s", ccnx_strerror(res));
-    }
-    return res;
+    *key = ccnx_keystore_key(link->ks);
+    return 0;
 }
 
 /* A NACK's StatusResponse as "<code> <text>" in link->err. */
 static void read_status(struct ccnd_link *link, const uint8_t *p, size_t n)
 {
-    struct ccnx_ccnb_reader r;
-    uint64_t code = 0;
-    size_t off = 0, len = 0;
-    ccnx_ccnb_reader_init(&r, p, n, 0);
-    ccnx_ccnb_enter(&r, CCNX_DTAG_StatusResponse);
-    ccnx_ccnb_read_uint(&r, CCNX_DTAG_StatusCode, &code);
-    ccnx_ccnb_read_blob(&r, CCNX_DTAG_StatusText, &off, &len);
-    if (r.err != 0) {
+    uint64_t code;
+    struct ccnx_view text;
+    if (ccnx_status_response_parse(p, n, &code, &text) != 0) {
         snprintf(link->err, sizeof link->err, "ccnd refused the request (no status given)");
         return;
     }
-    snprintf(link->err, sizeof link->err, "%llu %.*s", (unsigned long long)code, (int)len,
-             (const char *)p + off);
+    snprintf(link->err, sizeof link->err, "%llu %.*s", (unsigned long long)code, (int)text.n,
+             (const char *)text.p);
 }
 
 int ccnd_link_control(struct ccnd_link *link, const char *verb, const uint8_t *body, size_t n,
                       struct ccnx_buf *reply)
 {
-    struct ccnx_buf req = CCNX_BUF_INIT, msg = CCNX_BUF_INIT, obj = CCNX_BUF_INIT;
+    struct ccnx_buf msg = CCNX_BUF_INIT, obj = CCNX_BUF_INIT;
     struct ccnx_name name;
     ccnx_name_init(&name);
+    const struct ccnx_key *key = NULL;
     int res = ccnd_link_ccndid(link);
     if (res == 0) {
-        res = sign_request(link, body, n, &req);
+        res = user_key(link, &key);
     }
     if (res == 0) {
-        res = ccnx_mgmt_request_name(&name, link->ccndid, verb, req.data, req.len);
+        res = ccnx_mgmt_signed_request_name(&name, link->ccndid, verb, body, n, key);
+        if (res != 0) {
+            snprintf(link->err, sizeof link->err, "cannot sign the request: %s",
+                     ccnx_strerror(res));
+        }
     }
     if (res == 0) {
         res = build_local_interest(&msg, &name);
@@ -333,7 +321,6 @@ int ccnd_link_control(struct ccnd_link *link, const char *verb, const uint8_t *b
         }
     }
     ccnx_name_free(&name);
-    ccnx_buf_free(&req);
     ccnx_buf_free(&msg);
     ccnx_buf_free(&obj);
     return res;

@@ -90,6 +90,21 @@ int ccnx_view_equals(struct ccnx_view v, const char *s);
 int ccnx_mgmt_request_name(struct ccnx_name *out, const uint8_t ccndid[CCNX_DIGEST_LEN],
                            const char *verb, const uint8_t *request, size_t request_len);
 
+struct ccnx_key;
+
+/* The same name for a body not yet signed: signs it with key as every
+ * control client sends it (a ContentObject with an empty Name and the key
+ * itself in the KeyLocator), then builds the name as above. */
+int ccnx_mgmt_signed_request_name(struct ccnx_name *out, const uint8_t ccndid[CCNX_DIGEST_LEN],
+                                  const char *verb, const uint8_t *body, size_t body_len,
+                                  const struct ccnx_key *key);
+
+/* The StatusCode and StatusText of the StatusResponse a refused request
+ * gets (the Content of a NACK); text is a view into buf. CCNX_E_STRUCTURE
+ * (or another CCNX_E* code) when buf is not one. */
+int ccnx_status_response_parse(const uint8_t *buf, size_t len, uint64_t *code,
+                               struct ccnx_view *text);
+
 struct ccnx_mgmt_request {
     struct ccnx_view ccndid;  /* 32 bytes */
     struct ccnx_view verb;    /* e.g. "prefixreg" */
