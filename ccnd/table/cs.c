@@ -28,6 +28,7 @@ struct cs_entry {
     uint32_t pub_off, pub_len;
     uint8_t level;           /* forward pointers in next[] */
     uint8_t covered;         /* prev lies under this entry's Name (sorts first within it) */
+    uint8_t lazy;            /* digest not computed yet: the key ends with zeros instead */
     struct cs_entry *next[]; /* then the flat full name, then the object bytes */
 };
 
@@ -84,6 +85,30 @@ static size_t entry_name_keylen(const struct cs_entry *e)
 static const uint8_t *entry_bytes(const struct cs_entry *e)
 {
     return entry_key(e) + e->keylen;
+}
+
+/* ---- Digests computed when needed ----
+ *
+ * Hashing every object (2.5 us per 4 KB) was the largest cost of a new
+ * object, while the digest only decides something when another key has a
+ * 32-byte component at the digest's place: another object of the same
+ * Name, a longer name whose next component is 32 bytes long, or a search
+ * key (an Interest naming a digest, an Exclude bound) with one there. So
+ * an entry may be stored with zeros in place of its digest ("lazy") as
+ * long as no other entry's key starts with its Name followed by a 32-byte
+ * component: then every stored key sorts the same whatever the digest, and
+ * computing it later rewrites the key in place without moving it. The
+ * insertions and seeks that could see the difference settle the lazy entry
+ * (compute its digest) first. */
+
+static void settle(struct cs_entry *e)
+{
+    if (e->lazy) {
+        uint8_t *d = (uint8_t *)entry_key(e) + e->keylen - 32;
+        /* The object was parsed on the way in, so hashing cannot fail. */
+        ccnx_content_digest(entry_bytes(e), e->len, d);
+        e->lazy = 0;
+    }
 }
 
 /* 1 when p (possibly the head) lies in the subtree of e's Name. */
@@ -198,6 +223,29 @@ static struct cs_entry *index_first_named(const struct cs *cs, const uint8_t *ke
         }
     }
     return best;
+}
+
+/* Settles the entry named exactly key[0..len) if it is lazy (then it is
+ * the only one of that Name). */
+static void settle_named(const struct cs *cs, const uint8_t *key, size_t len)
+{
+    struct cs_entry *e = index_first_named(cs, key, len);
+    if (e != NULL && e->lazy) {
+        settle(e);
+    }
+}
+
+/* Settles every lazy entry whose key the search or insertion key
+ * key[0..len) extends by a 32-byte component at the digest's place. */
+static void settle_under(const struct cs *cs, const uint8_t *key, size_t len)
+{
+    size_t pos = 0, start = 0, n;
+    while (namekey_next_comp(key, len, &pos, &n) == 1) {
+        if (n == 32) {
+            settle_named(cs, key, start);
+        }
+        start = pos;
+    }
 }
 
 /* ---- Creation ---- */
@@ -399,15 +447,23 @@ static void link_entry(struct cs *cs, struct cs_entry *e, struct cs_entry **upda
     index_insert(cs, e);
 }
 
+#define CS_NEED_DIGEST 3 /* insert_keyed: the lazy key would collide; digest it first */
+
 /* Links a new node for the object, or finds the one already held, given
- * its flat full name key[0..klen) (the Name's part hashing to h). */
+ * its flat full name key[0..klen) (the Name's part hashing to h; with
+ * `lazy`, the digest's place holds zeros). */
 static int insert_keyed(struct cs *cs, const uint8_t *obj, size_t len,
                         const struct ccnx_content_parsed *pc, const uint8_t *key, size_t klen,
-                        uint32_t h, uint64_t now, const struct cs_entry **out)
+                        uint32_t h, int lazy, uint64_t now, const struct cs_entry **out)
 {
     struct cs_entry *update[CS_MAX_LEVEL];
     find_preds(cs, key, klen, update);
     struct cs_entry *at = update[0]->next[0];
+    size_t named = klen - 32; /* the Name's key and the digest's length byte */
+    if (lazy && at != NULL && at->keylen >= klen && memcmp(entry_key(at), key, named) == 0) {
+        settle(at); /* it was the only one of its kind, so it does not move */
+        return CS_NEED_DIGEST;
+    }
     if (at != NULL && namekey_compare(entry_key(at), at->keylen, key, klen) == 0) {
         /* Same digest, same object: make it fresh again if it went stale. */
         if (cs_entry_is_stale(at, now)) {
@@ -425,6 +481,7 @@ static int insert_keyed(struct cs *cs, const uint8_t *obj, size_t len,
     if (e == NULL) {
         return CCNX_E_NOMEM;
     }
+    e->lazy = (uint8_t)lazy;
     if (dheap_set(&cs->stale, &e->stale, e->stale.when) != 0) {
         entry_free(cs, e);
         return CCNX_E_NOMEM;
@@ -448,11 +505,21 @@ static int insert_checked(struct cs *cs, const uint8_t *obj, size_t len,
     if (key == NULL) {
         return CCNX_E_NOMEM;
     }
+    static const uint8_t zeros[32];
     int r = namekey_from_name(obj + pc->name.off, pc->name.len, key, &klen, NULL);
     if (r == 0) {
         uint32_t h = name_hash(key, klen);
-        klen += namekey_put_comp(key + klen, digest, 32);
-        r = insert_keyed(cs, obj, len, pc, key, klen, h, now, out);
+        settle_under(cs, key, klen);
+        size_t nlen = klen;
+        if (digest != NULL) {
+            settle_named(cs, key, nlen);
+        }
+        klen += namekey_put_comp(key + klen, digest != NULL ? digest : zeros, 32);
+        r = insert_keyed(cs, obj, len, pc, key, klen, h, digest == NULL, now, out);
+        if (r == CS_NEED_DIGEST) {
+            r = ccnx_content_digest(obj, len, key + nlen + 1);
+            r = r == 0 ? insert_keyed(cs, obj, len, pc, key, klen, h, 0, now, out) : r;
+        }
     }
     if (key != inline_key) {
         free(key);
@@ -464,7 +531,6 @@ int cs_insert(struct cs *cs, const uint8_t *obj, size_t len, const struct ccnx_c
               const uint8_t digest[32], uint64_t now, const struct cs_entry **out)
 {
     struct ccnx_content_parsed own;
-    uint8_t own_digest[32];
     const struct cs_entry *dummy;
     if (out == NULL) {
         out = &dummy;
@@ -480,13 +546,6 @@ int cs_insert(struct cs *cs, const uint8_t *obj, size_t len, const struct ccnx_c
         }
         pc = &own;
     }
-    if (digest == NULL) {
-        int r = ccnx_content_digest(obj, len, own_digest);
-        if (r != 0) {
-            return r;
-        }
-        digest = own_digest;
-    }
     if (cs->capacity == 0) {
         return CS_NOT_KEPT;
     }
@@ -501,7 +560,7 @@ int cs_insert(struct cs *cs, const uint8_t *obj, size_t len, const struct ccnx_c
 /* ---- Lookup: the shared pick over a skiplist cursor ---- */
 
 struct cursor {
-    const struct cs *cs;
+    const struct cs *cs; /* its lazy entries may be settled: that changes no order */
     struct cs_entry *at;
     uint64_t now;
     struct ccnx_content_parsed pc; /* scratch: only the fields the walk reads */
@@ -537,9 +596,13 @@ static int cursor_key(struct cursor *c, const struct ccnx_match_key *k, size_t *
         }
         c->prefix = k->name;
         c->prefix_len = k->len;
+        settle_under(c->cs, c->key, c->prefix_keylen);
     }
     *len = c->prefix_keylen;
     if (k->has_child) {
+        if (k->child_n == 32) {
+            settle_named(c->cs, c->key, c->prefix_keylen);
+        }
         *len += namekey_put_comp(c->key + *len, k->child, k->child_n);
     }
     return 0;
@@ -599,7 +662,9 @@ static const void *cursor_current(void *store, struct ccnx_match_candidate *out)
     c->pc.name = (struct ccnx_span){e->name_off, e->name_len};
     c->pc.name_count = e->name_count;
     c->pc.publisher = (struct ccnx_span){e->pub_off, e->pub_len};
-    *out = (struct ccnx_match_candidate){entry_bytes(e), e->len, &c->pc, cs_entry_digest(e),
+    /* A lazy digest stays so: the matcher computes it only if it needs it. */
+    *out = (struct ccnx_match_candidate){entry_bytes(e), e->len, &c->pc,
+                                         e->lazy ? NULL : cs_entry_digest(e),
                                          cs_entry_is_stale(e, c->now)};
     return e;
 }
@@ -638,6 +703,16 @@ const struct cs_entry *cs_lookup(struct cs *cs, const uint8_t *ibuf,
 
 /* ---- The rest ---- */
 
+static int has_digest(const struct cs_entry *e, const uint8_t digest[32])
+{
+    uint8_t own[32];
+    if (e->lazy) {
+        ccnx_content_digest(entry_bytes(e), e->len, own);
+        return memcmp(own, digest, 32) == 0;
+    }
+    return memcmp(cs_entry_digest(e), digest, 32) == 0;
+}
+
 const struct cs_entry *cs_find(const struct cs *cs, const uint8_t *name, size_t name_len,
                                const uint8_t digest[32])
 {
@@ -654,8 +729,7 @@ const struct cs_entry *cs_find(const struct cs *cs, const uint8_t *name, size_t 
         for (size_t i = h & mask; cs->slots[i].e != NULL; i = (i + 1) & mask) {
             const struct cs_entry *e = cs->slots[i].e;
             if (cs->slots[i].hash == h && entry_name_keylen(e) == klen &&
-                memcmp(entry_key(e), key, klen) == 0 &&
-                memcmp(cs_entry_digest(e), digest, 32) == 0) {
+                memcmp(entry_key(e), key, klen) == 0 && has_digest(e, digest)) {
                 found = e;
                 break;
             }
@@ -711,6 +785,7 @@ const uint8_t *cs_entry_object(const struct cs_entry *e, size_t *len)
 
 const uint8_t *cs_entry_digest(const struct cs_entry *e)
 {
+    settle((struct cs_entry *)e); /* computing it later is what lazy means, not a change */
     return entry_key(e) + e->keylen - 32;
 }
 

@@ -91,7 +91,11 @@ enum cs_insert_result {
 };
 
 /* Stores a copy of the ContentObject obj[0..len) that arrived at `now`.
- * `pc` and `digest` may be NULL to have the store parse and digest it.
+ * `pc` may be NULL to have the store parse it. Without a `digest` the store
+ * computes it only when it needs it (another object of the same Name, a
+ * lookup that names or excludes digests; see cs.c), which most objects
+ * never do. A stored object's digest is computed at the latest by
+ * cs_entry_digest.
  * *out (optional) gets the stored entry (NULL with CS_NOT_KEPT). Returns an
  * enum cs_insert_result, or a negative CCNX_E* code (malformed object, out
  * of memory). May evict the least recently used object. */

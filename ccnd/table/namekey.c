@@ -56,6 +56,28 @@ int namekey_from_name(const uint8_t *name, size_t len, uint8_t *out, size_t *key
     return 0;
 }
 
+int namekey_next_comp(const uint8_t *key, size_t len, size_t *pos, size_t *n)
+{
+    size_t at = *pos;
+    if (at >= len) {
+        return 0;
+    }
+    size_t h = key[at] < 0xFE ? 1 : (key[at] == 0xFE ? 3 : 5);
+    if (h > len - at) {
+        return CCNX_E_INVAL;
+    }
+    size_t v = key[at] < 0xFE ? key[at] : 0;
+    for (size_t i = 1; i < h; i++) {
+        v = v << 8 | key[at + i];
+    }
+    if (v > len - at - h) {
+        return CCNX_E_INVAL;
+    }
+    *n = v;
+    *pos = at + h + v;
+    return 1;
+}
+
 int namekey_compare(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
 {
     int c = memcmp(a, b, alen < blen ? alen : blen);

@@ -33,6 +33,11 @@ size_t namekey_put_comp(uint8_t *out, const uint8_t *p, size_t n);
 int namekey_from_name(const uint8_t *name, size_t len, uint8_t *out, size_t *keylen,
                       uint32_t *ncomps);
 
+/* Steps over the component starting at key[*pos] (key[0..len) a whole
+ * key): *n gets its length and *pos moves past it. 1, 0 at the end of the
+ * key, CCNX_E_INVAL when the key is cut short. */
+int namekey_next_comp(const uint8_t *key, size_t len, size_t *pos, size_t *n);
+
 /* Canonical order of two keys: <0, 0, >0. */
 int namekey_compare(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen);
 

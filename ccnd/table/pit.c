@@ -390,6 +390,23 @@ int pit_entry_sent(struct pit_entry *e, unsigned faceid, uint64_t now)
     return 0;
 }
 
+/* Appends to out[] the entries of name node n that the object satisfies;
+ * returns the count so far (all of them counted, beyond max too). */
+static size_t match_at(const struct nametree_node *n, const uint8_t *cbuf, size_t clen,
+                       const struct ccnx_content_parsed *pc, const uint8_t *digest,
+                       struct pit_entry **out, size_t max, size_t found)
+{
+    for (struct pit_entry *e = n != NULL ? n->data : NULL; e != NULL; e = e->name_next) {
+        if (ccnx_match(e->msg, &e->pi, cbuf, clen, pc, digest)) {
+            if (found < max) {
+                out[found] = e;
+            }
+            found++;
+        }
+    }
+    return found;
+}
+
 size_t pit_match(const struct pit *pit, const uint8_t *cbuf, size_t clen,
                  const struct ccnx_content_parsed *pc, const uint8_t digest[32],
                  struct pit_entry **out, size_t max)
@@ -397,32 +414,37 @@ size_t pit_match(const struct pit *pit, const uint8_t *cbuf, size_t clen,
     uint8_t own[32];
     struct nametree_name nn;
     size_t found = 0;
-    if (digest == NULL) {
-        if (ccnx_content_digest(cbuf + pc->object.off, pc->object.len, own) != 0) {
-            return 0;
-        }
-        digest = own;
-    }
-    if (nametree_name_init(&nn, cbuf + pc->name.off, pc->name.len, digest, 32, 1) != 0) {
+    if (nametree_name_init(&nn, cbuf + pc->name.off, pc->name.len, NULL, 0, 0) != 0) {
         return 0;
     }
     /* Every Interest name that can match is a prefix of the full name; a
      * missing prefix means no longer one exists either. */
-    for (uint32_t k = 0; k <= nn.ncomps; k++) {
-        struct nametree_node *n = nametree_find(pit->names, &nn, k);
-        if (n == NULL) {
+    struct nametree_node *last = NULL;
+    uint32_t ncomps = nn.ncomps;
+    for (uint32_t k = 0; k <= ncomps; k++) {
+        if ((last = nametree_find(pit->names, &nn, k)) == NULL) {
             break;
         }
-        for (struct pit_entry *e = n->data; e != NULL; e = e->name_next) {
-            if (ccnx_match(e->msg, &e->pi, cbuf, clen, pc, digest)) {
-                if (found < max) {
-                    out[found] = e;
-                }
-                found++;
-            }
-        }
+        found = match_at(last, cbuf, clen, pc, digest, out, max, found);
     }
     nametree_name_free(&nn);
+    /* Only an Interest naming the digest itself lies one level deeper: the
+     * digest is computed for those alone (ccnx_match computes it for
+     * Interests that exclude at its level). */
+    if (last == NULL || last->ncomps != ncomps || last->children == 0) {
+        return found;
+    }
+    if (digest == NULL) {
+        if (ccnx_content_digest(cbuf + pc->object.off, pc->object.len, own) != 0) {
+            return found;
+        }
+        digest = own;
+    }
+    if (nametree_name_init(&nn, cbuf + pc->name.off, pc->name.len, digest, 32, 1) == 0) {
+        found = match_at(nametree_find(pit->names, &nn, ncomps + 1), cbuf, clen, pc, digest, out,
+                         max, found);
+        nametree_name_free(&nn);
+    }
     return found;
 }
 

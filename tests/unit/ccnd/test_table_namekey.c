@@ -9,6 +9,7 @@
 #include <ccnx/buf.h>
 #include <ccnx/ccnb.h>
 #include <ccnx/dtag.h>
+#include <ccnx/error.h>
 #include <ccnx/match.h>
 #include <ccnx/name.h>
 
@@ -136,12 +137,44 @@ static void test_length_prefix(void **state)
     free(out);
 }
 
+/* Reading a key back gives the components it was made from; a key cut
+ * inside a length prefix or a component is refused. */
+static void test_next_comp(void **state)
+{
+    (void)state;
+    static uint8_t scratch[70000];
+    uint8_t *key = malloc(4 * 70010);
+    struct ccnx_name n;
+    assert_int_equal(ccnx_name_init(&n), 0);
+    for (int round = 0; round < 200; round++) {
+        random_name(&n, scratch);
+        size_t len = key_of(&n, key), pos = 0, clen;
+        struct ccnx_name_iter it;
+        struct ccnx_comp c;
+        assert_int_equal(ccnx_name_iter_init(&it, n.enc.data, n.enc.len), 0);
+        while (ccnx_name_iter_next(&it, &c) == 1) {
+            size_t start = pos;
+            assert_int_equal(namekey_next_comp(key, len, &pos, &clen), 1);
+            assert_int_equal(clen, c.n);
+            assert_memory_equal(key + pos - clen, c.p, c.n);
+            if (pos - start > 1) {
+                size_t cut = start;
+                assert_int_equal(namekey_next_comp(key, pos - 1, &cut, &clen), CCNX_E_INVAL);
+            }
+        }
+        assert_int_equal(namekey_next_comp(key, len, &pos, &clen), 0);
+    }
+    ccnx_name_free(&n);
+    free(key);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_order_matches_canonical),
         cmocka_unit_test(test_spellings_and_malformed),
         cmocka_unit_test(test_length_prefix),
+        cmocka_unit_test(test_next_comp),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
