@@ -130,11 +130,17 @@ void framer_stream_free(struct framer_stream *fs)
 {
     free(fs->buf);
     fs->buf = NULL;
-    fs->len = fs->scanned = fs->cap = 0;
+    fs->head = fs->len = fs->scanned = fs->cap = 0;
 }
 
 uint8_t *framer_stream_space(struct framer_stream *fs, size_t want, size_t *avail)
 {
+    if (fs->head > 0 && (fs->head == fs->len || fs->cap - fs->len < want)) {
+        memmove(fs->buf, fs->buf + fs->head, fs->len - fs->head);
+        fs->len -= fs->head;
+        fs->scanned -= fs->head;
+        fs->head = 0;
+    }
     if (fs->cap - fs->len < want) {
         size_t n = fs->cap ? fs->cap : 4096;
         while (n - fs->len < want) {
@@ -160,7 +166,7 @@ int framer_stream_commit(struct framer_stream *fs, size_t n, const struct framer
         return fs->err;
     }
     fs->len += n;
-    size_t start = 0; /* start of the message being scanned */
+    size_t start = fs->head; /* start of the message being scanned */
     while (fs->scanned < fs->len) {
         size_t used;
         int res = ccnx_skel_feed(&fs->skel, fs->buf + fs->scanned, fs->len - fs->scanned, &used);
@@ -175,12 +181,7 @@ int framer_stream_commit(struct framer_stream *fs, size_t n, const struct framer
             start = fs->scanned;
         }
     }
-    /* Keep only the partial message, at the front. */
-    if (start > 0) {
-        memmove(fs->buf, fs->buf + start, fs->len - start);
-        fs->len -= start;
-        fs->scanned -= start;
-    }
+    fs->head = start;
     return 0;
 }
 
@@ -200,5 +201,5 @@ int framer_stream_feed(struct framer_stream *fs, const uint8_t *p, size_t n,
 
 int framer_stream_idle(const struct framer_stream *fs)
 {
-    return fs->err == 0 && fs->len == 0;
+    return fs->err == 0 && fs->len == fs->head;
 }

@@ -91,6 +91,7 @@ static void http_queue(struct face *f, const struct face_http_reply *r)
     if (r->len > 0) {
         memcpy(m->data + hl, r->body, r->len);
     }
+    m->p = m->data;
     m->len = total;
     m->off = 0;
     m->next = NULL;

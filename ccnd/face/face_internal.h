@@ -3,14 +3,18 @@
 #ifndef CCND_FACE_INTERNAL_H
 #define CCND_FACE_INTERNAL_H
 
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "face/face.h"
 #include "face/framer.h"
 
-/* One queued message; data follows the header. */
+/* One queued message: its bytes are at p, either the data that follows
+ * the header or, borrowed, where the message lies in the input buffer of
+ * the stream face being read (see face_borrow_begin). */
 struct face_msg {
     struct face_msg *next;
+    const uint8_t *p;
     size_t len;
     size_t off; /* bytes already written (streams) */
     uint8_t data[];
@@ -39,9 +43,11 @@ struct face {
     struct face_counters c;
     int last_errno;
     int dead;
-    int dirty; /* on the table's dirty list */
+    int dirty;     /* on the table's dirty list */
+    int borrowing; /* on the table's list of faces holding borrowed messages */
     struct face *next_dead;
     struct face *next_dirty;
+    struct face *next_borrowing;
     struct face_http *http; /* set once the face turned out to speak HTTP */
 };
 
@@ -56,6 +62,9 @@ struct face_table {
     unsigned depth;     /* nesting of callbacks: faces are freed at depth 0 */
     struct face *grave; /* closed faces waiting to be freed */
     struct face *dirty; /* faces given output inside a callback, flushed on leaving it */
+    /* Messages inside [borrow_lo, borrow_hi) are queued without a copy */
+    uintptr_t borrow_lo, borrow_hi;
+    struct face *borrowing;
     struct loop_timer sweep;
     struct loop_timer resume; /* listeners paused when out of fds */
     int reserve_fd;           /* spare fd released to shed a connection under EMFILE */
@@ -76,6 +85,13 @@ void face_discard(struct face *f);
 void face_destroy(struct face *f, enum face_close_reason why);
 void face_enter(struct face_table *ft);
 void face_leave(struct face_table *ft);
+/* While a stream face's read is dispatched (inside a callback), messages
+ * that lie in its input buffer p[0..n) are queued by reference: forwarding
+ * an object then costs no copy when it goes out before the buffer moves.
+ * face_borrow_end, called before the buffer is written again, sends what
+ * the sockets take and copies what is still queued. */
+void face_borrow_begin(struct face_table *ft, const uint8_t *p, size_t n);
+void face_borrow_end(struct face_table *ft);
 void face_framed(struct face *f, const struct framer_counts *before,
                  const struct framer_counts *after);
 struct framer_sink face_sink(struct face *f, struct framer_counts *counts);

@@ -374,7 +374,9 @@ static int stream_read(struct face *f)
         }
         struct framer_counts before = {0}, counts = {0};
         struct framer_sink sink = face_sink(f, &counts);
+        face_borrow_begin(f->ft, f->in.buf, f->in.len + (size_t)n);
         int res = framer_stream_commit(&f->in, (size_t)n, &sink);
+        face_borrow_end(f->ft);
         face_framed(f, &before, &counts);
         if (res < 0) {
             return res == CCNX_E_TOOBIG ? FACE_CLOSE_OVERSIZE : FACE_CLOSE_MALFORMED;
@@ -404,7 +406,7 @@ void face_stream_flush(struct face *f)
         struct iovec iov[STREAM_IOV_MAX];
         int n = 0;
         for (struct face_msg *m = f->qhead; m != NULL && n < STREAM_IOV_MAX; m = m->next) {
-            iov[n].iov_base = m->data + m->off;
+            iov[n].iov_base = (void *)(m->p + m->off);
             iov[n].iov_len = m->len - m->off;
             n++;
         }

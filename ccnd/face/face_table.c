@@ -114,6 +114,57 @@ void face_leave(struct face_table *ft)
     }
 }
 
+void face_borrow_begin(struct face_table *ft, const uint8_t *p, size_t n)
+{
+    if (ft->depth > 0) { /* outside a callback nothing is queued for later */
+        ft->borrow_lo = (uintptr_t)p;
+        ft->borrow_hi = (uintptr_t)p + n;
+    }
+}
+
+/* Replaces f's borrowed messages by copies; a face that cannot get the
+ * memory is closed (a partly written message cannot be dropped from a
+ * stream). */
+static void queue_own(struct face *f)
+{
+    struct face_msg **pp = &f->qhead, *prev = NULL;
+    while (*pp != NULL) {
+        struct face_msg *m = *pp;
+        if (m->p != m->data) {
+            struct face_msg *c = malloc(sizeof(*c) + m->len);
+            if (c == NULL) {
+                face_destroy(f, FACE_CLOSE_ERROR);
+                return;
+            }
+            memcpy(c->data, m->p, m->len);
+            *c = (struct face_msg){m->next, c->data, m->len, m->off};
+            *pp = c;
+            free(m);
+            m = c;
+        }
+        prev = m;
+        pp = &m->next;
+    }
+    f->qtail = prev;
+}
+
+void face_borrow_end(struct face_table *ft)
+{
+    ft->borrow_lo = ft->borrow_hi = 0;
+    if (ft->borrowing == NULL) {
+        return;
+    }
+    dirty_flush(ft);
+    while (ft->borrowing != NULL) {
+        struct face *f = ft->borrowing;
+        ft->borrowing = f->next_borrowing;
+        f->borrowing = 0;
+        if (!f->dead) {
+            queue_own(f);
+        }
+    }
+}
+
 void face_batch_begin(struct face_table *ft)
 {
     face_enter(ft);
@@ -426,12 +477,23 @@ int face_send(struct face_table *ft, unsigned faceid, const uint8_t *msg, size_t
         f->c.drops[FACE_DROP_QUEUE]++;
         return FACE_E_QUEUE_FULL;
     }
-    struct face_msg *m = malloc(sizeof(*m) + len);
+    int borrow = (uintptr_t)msg >= ft->borrow_lo && (uintptr_t)msg + len <= ft->borrow_hi;
+    struct face_msg *m = malloc(sizeof(*m) + (borrow ? 0 : len));
     if (m == NULL) {
         f->c.drops[FACE_DROP_QUEUE]++;
         return CCNX_E_NOMEM;
     }
-    memcpy(m->data, msg, len);
+    if (borrow) {
+        m->p = msg;
+        if (!f->borrowing) {
+            f->borrowing = 1;
+            f->next_borrowing = ft->borrowing;
+            ft->borrowing = f;
+        }
+    } else {
+        memcpy(m->data, msg, len);
+        m->p = m->data;
+    }
     m->len = len;
     m->off = 0;
     m->next = NULL;

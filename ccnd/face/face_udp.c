@@ -238,12 +238,12 @@ static size_t dgram_gather(struct face *f, struct iovec iov[PACK_MAX + 1], uint8
 {
     size_t seqlen = seq_element(f, seq);
     size_t mtu = f->ft->cfg.mtu, total = f->qhead->len + seqlen, k = 1;
-    iov[0] = (struct iovec){f->qhead->data, f->qhead->len};
+    iov[0] = (struct iovec){(void *)f->qhead->p, f->qhead->len};
     for (struct face_msg *m = f->qhead->next; m != NULL && mtu > 0 && k < PACK_MAX; m = m->next) {
         if (total + m->len > mtu) {
             break;
         }
-        iov[k++] = (struct iovec){m->data, m->len};
+        iov[k++] = (struct iovec){(void *)m->p, m->len};
         total += m->len;
     }
     *nmsg = k;

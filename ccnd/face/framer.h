@@ -45,6 +45,7 @@ int framer_datagram(const uint8_t *p, size_t n, size_t max_element, const struct
 struct framer_stream {
     struct ccnx_skel skel;
     uint8_t *buf;
+    size_t head;    /* bytes before this were delivered (kept until the next space call) */
     size_t len;     /* bytes held */
     size_t scanned; /* of those, already fed to skel */
     size_t cap;
@@ -54,7 +55,9 @@ struct framer_stream {
 void framer_stream_init(struct framer_stream *fs, size_t max_element);
 void framer_stream_free(struct framer_stream *fs);
 /* Space for at least `want` more bytes at the end of the buffer; sets *avail.
- * NULL when allocation fails. */
+ * NULL when allocation fails. Messages delivered by the last commit stay
+ * where they were until this call (a face may send them without a copy
+ * until then); here the partial message moves to the front if need be. */
 uint8_t *framer_stream_space(struct framer_stream *fs, size_t want, size_t *avail);
 /* Accounts for n bytes written into the space and delivers every message
  * completed. Returns 0, or a negative CCNX_E* code once the stream is
