@@ -29,6 +29,7 @@ struct cs_entry {
     uint8_t level;           /* forward pointers in next[] */
     uint8_t covered;         /* prev lies under this entry's Name (sorts first within it) */
     uint8_t lazy;            /* digest not computed yet: the key ends with zeros instead */
+    uint8_t used;            /* returned by a lookup since it last reached the LRU front */
     struct cs_entry *next[]; /* then the flat full name, then the object bytes */
 };
 
@@ -368,10 +369,21 @@ static int remove_entry(struct cs *cs, struct cs_entry *e)
     return 0;
 }
 
-static void evict_to(struct cs *cs, size_t limit)
+/* Evicts from the front of the LRU ring down to `limit` entries, giving a
+ * used entry (and `keep`, the one just inserted) a second chance at the
+ * back; every entry is passed over at most once, so this ends. */
+static void evict_to(struct cs *cs, size_t limit, const struct cs_entry *keep)
 {
     while (cs->st.entries > limit && cs->head->lru_next != cs->head) {
-        remove_entry(cs, cs->head->lru_next);
+        struct cs_entry *e = cs->head->lru_next;
+        if (e->used || (e == keep && cs->st.entries > 1)) {
+            e->used = 0;
+            keep = e == keep ? NULL : keep;
+            lru_unlink(e);
+            lru_push_newest(cs, e);
+            continue;
+        }
+        remove_entry(cs, e);
         cs->st.evictions++;
     }
 }
@@ -379,7 +391,7 @@ static void evict_to(struct cs *cs, size_t limit)
 void cs_set_capacity(struct cs *cs, size_t capacity)
 {
     cs->capacity = capacity;
-    evict_to(cs, capacity);
+    evict_to(cs, capacity, NULL);
 }
 
 /* ---- Insertion ---- */
@@ -409,6 +421,7 @@ static struct cs_entry *entry_new(struct cs *cs, const uint8_t *obj, size_t len,
         cs->big_bytes += n;
     }
     e->level = (uint8_t)level;
+    e->used = 0;
     e->keylen = (uint32_t)klen;
     memcpy((uint8_t *)entry_key(e), key, klen);
     memcpy((uint8_t *)entry_bytes(e), obj, len);
@@ -551,8 +564,8 @@ int cs_insert(struct cs *cs, const uint8_t *obj, size_t len, const struct ccnx_c
     }
     int r = insert_checked(cs, obj, len, pc, digest, now, out);
     if (r == CS_INSERTED && cs->st.entries > cs->capacity) {
-        /* The newest entry is the last to go, so *out stays valid. */
-        evict_to(cs, cs->capacity);
+        /* The new entry is passed over, so *out stays valid. */
+        evict_to(cs, cs->capacity, *out);
     }
     return r;
 }
@@ -671,6 +684,32 @@ static const void *cursor_current(void *store, struct ccnx_match_candidate *out)
 
 static const struct ccnx_match_cursor_ops cursor_ops = {cursor_seek, cursor_next, cursor_current};
 
+/* Most Interests name one object outright and carry no selectors. The
+ * answer is then the first object under the name, found as the walk's
+ * first seek finds it; the walk would go on to read the object's bytes to
+ * match its name again, a cache miss of its own in a large store. NULL
+ * when the walk must decide. */
+static struct cs_entry *lookup_plain(struct cursor *c, const uint8_t *ibuf,
+                                     const struct ccnx_interest_parsed *pi)
+{
+    int aok = ccnx_interest_aok(pi);
+    if (pi->has_min_suffix || pi->has_max_suffix || pi->exclude.len != 0 ||
+        pi->publisher.len != 0 || (pi->child_selector > 0 && (pi->child_selector & 1) != 0) ||
+        (aok & CCNX_AOK_CS) == 0) {
+        return NULL;
+    }
+    struct ccnx_match_key k = {ibuf + pi->name.off, pi->name.len, NULL, 0, 0};
+    size_t len;
+    if (cursor_key(c, &k, &len) != 0) {
+        return NULL;
+    }
+    struct cs_entry *e = fast_first(c->cs, c->key, len);
+    if (e == NULL || (cs_entry_is_stale(e, c->now) && (aok & CCNX_AOK_STALE) == 0)) {
+        return NULL;
+    }
+    return e;
+}
+
 const struct cs_entry *cs_lookup(struct cs *cs, const uint8_t *ibuf,
                                  const struct ccnx_interest_parsed *pi, uint64_t now)
 {
@@ -683,8 +722,11 @@ const struct cs_entry *cs_lookup(struct cs *cs, const uint8_t *ibuf,
     c.prefix_len = c.prefix_keylen = 0;
     c.key = c.key_inline;
     c.cap = sizeof c.key_inline;
-    struct cs_entry *e =
-        (struct cs_entry *)ccnx_match_pick_cursor(&cursor_ops, &c, ibuf, pi, CCNX_MATCH_MAX_PROBES);
+    struct cs_entry *e = lookup_plain(&c, ibuf, pi);
+    if (e == NULL) {
+        e = (struct cs_entry *)ccnx_match_pick_cursor(&cursor_ops, &c, ibuf, pi,
+                                                      CCNX_MATCH_MAX_PROBES);
+    }
     if (c.key != c.key_inline) {
         free(c.key);
     }
@@ -693,8 +735,7 @@ const struct cs_entry *cs_lookup(struct cs *cs, const uint8_t *ibuf,
         return NULL;
     }
     cs->st.hits++;
-    lru_unlink(e);
-    lru_push_newest(cs, e);
+    e->used = 1;
     if (pi->scope == 0 && (ccnx_interest_aok(pi) & CCNX_AOK_EXPIRE) != 0) {
         cs_mark_stale(cs, e, now);
     }

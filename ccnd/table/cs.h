@@ -27,7 +27,11 @@
  *    levels.
  *
  * Capacity: a count of objects (CCND_CAP). Past it the least recently used
- * object (inserted or returned by cs_lookup) is evicted. The reference's
+ * object is evicted, by second chance: objects queue in arrival order, and
+ * one returned by cs_lookup since it last reached the front goes to the
+ * back once instead of out. A hit then only sets a bit in its entry, rather
+ * than relinking it between two neighbours that are, in a large store,
+ * two more cache misses. The reference's
  * default is (~0U)/2, i.e. effectively unlimited (CS_DEFAULT_CAPACITY).
  * With capacity 0 nothing is kept (the reference makes everything stale at
  * once and trims it).

@@ -417,34 +417,64 @@ static void test_duplicates(void **state)
     cs_destroy(cs);
 }
 
-static void test_capacity_lru(void **state)
+/* The first components of the names held, in canonical order ("acd"). */
+static const char *held(const struct cs *cs, char *out)
+{
+    size_t n = 0;
+    for (const struct cs_entry *e = cs_first(cs); e != NULL; e = cs_next(e)) {
+        size_t len;
+        const uint8_t *name = cs_entry_name(e, &len);
+        struct ccnx_name_iter it;
+        struct ccnx_comp c;
+        assert_int_equal(ccnx_name_iter_init(&it, name, len), 0);
+        assert_int_equal(ccnx_name_iter_next(&it, &c), 1);
+        out[n++] = (char)c.p[0];
+    }
+    out[n] = 0;
+    return out;
+}
+
+static void test_capacity_second_chance(void **state)
 {
     (void)state;
     struct cs *cs = cs_create(3);
     struct ccnx_buf out = CCNX_BUF_INIT;
     struct cs_stats st;
+    char names[16];
     insert_uri(cs, "/a", -1, "1", 0, NULL);
     insert_uri(cs, "/b", -1, "1", 1, NULL);
     insert_uri(cs, "/c", -1, "1", 2, NULL);
-    /* Using /a makes /b the least recently used. */
+    /* A hit gives /a a second chance: /b, never used, goes first. */
     assert_string_equal(simple_lookup(cs, "/a", -1, -1, -1, 3, &out), "ccnx:/a");
     insert_uri(cs, "/d", -1, "1", 4, NULL);
-    assert_int_equal(cs_count(cs), 3);
-    assert_string_equal(simple_lookup(cs, "/b", -1, -1, -1, 5, &out), "NONE");
-    assert_string_equal(simple_lookup(cs, "/a", -1, -1, -1, 5, &out), "ccnx:/a");
-    assert_string_equal(simple_lookup(cs, "/c", -1, -1, -1, 5, &out), "ccnx:/c");
-    assert_string_equal(simple_lookup(cs, "/d", -1, -1, -1, 5, &out), "ccnx:/d");
+    assert_string_equal(held(cs, names), "acd");
+    /* Then arrival order again; /a's chance was spent when it moved back. */
+    insert_uri(cs, "/e", -1, "1", 5, NULL);
+    assert_string_equal(held(cs, names), "ade");
+    insert_uri(cs, "/f", -1, "1", 6, NULL);
+    assert_string_equal(held(cs, names), "aef");
+    insert_uri(cs, "/g", -1, "1", 7, NULL);
+    assert_string_equal(held(cs, names), "efg");
+    /* All used: each moves back once, then the front ones go. */
+    assert_string_equal(simple_lookup(cs, "/e", -1, -1, -1, 8, &out), "ccnx:/e");
+    assert_string_equal(simple_lookup(cs, "/f", -1, -1, -1, 8, &out), "ccnx:/f");
+    assert_string_equal(simple_lookup(cs, "/g", -1, -1, -1, 8, &out), "ccnx:/g");
     cs_set_capacity(cs, 1);
-    assert_int_equal(cs_count(cs), 1);
-    assert_string_equal(simple_lookup(cs, "/", -1, -1, -1, 5, &out), "ccnx:/d");
+    assert_string_equal(held(cs, names), "g");
+    /* The object just stored is never the one evicted, even at capacity 1. */
+    const struct cs_entry *h;
+    assert_int_equal(insert_uri(cs, "/h", -1, "1", 9, &h), CS_INSERTED);
+    assert_string_equal(held(cs, names), "h");
+    assert_ptr_equal(cs_first(cs), h);
+    assert_string_equal(simple_lookup(cs, "/b", -1, -1, -1, 9, &out), "NONE");
     cs_get_stats(cs, &st);
-    assert_int_equal(st.evictions, 3);
-    assert_int_equal(st.hits, 5);
+    assert_int_equal(st.evictions, 7);
+    assert_int_equal(st.hits, 4);
     assert_int_equal(st.misses, 1);
     /* Capacity 0 keeps nothing. */
     cs_set_capacity(cs, 0);
     assert_int_equal(cs_count(cs), 0);
-    assert_int_equal(insert_uri(cs, "/e", -1, "1", 6, NULL), CS_NOT_KEPT);
+    assert_int_equal(insert_uri(cs, "/e", -1, "1", 10, NULL), CS_NOT_KEPT);
     assert_int_equal(cs_count(cs), 0);
     ccnx_buf_free(&out);
     cs_destroy(cs);
@@ -663,7 +693,7 @@ int main(void)
         cmocka_unit_test(test_recorded_answers),
         cmocka_unit_test(test_random_against_array),
         cmocka_unit_test(test_duplicates),
-        cmocka_unit_test(test_capacity_lru),
+        cmocka_unit_test(test_capacity_second_chance),
         cmocka_unit_test(test_entry_memory),
         cmocka_unit_test(test_staleness),
         cmocka_unit_test(test_mark_stale),
