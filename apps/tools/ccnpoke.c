@@ -12,7 +12,6 @@
 #include <ccnx/uri.h>
 
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +19,7 @@
 #include <unistd.h>
 
 #include "tool.h"
+#include "tool_signal.h"
 
 #define POKE_MAX_CONTENT 8192 /* the reference's limit */
 #define REGISTER_WAIT_MS 5000
@@ -244,14 +244,6 @@ struct server {
     int sent;
 };
 
-static volatile sig_atomic_t g_stop;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    g_stop = 1;
-}
-
 static int on_interest(void *arg, const uint8_t *interest, size_t len,
                        const struct ccnx_interest_parsed *pi)
 {
@@ -292,13 +284,13 @@ static void serve(struct server *s, const struct poke_opts *o, const struct ccnx
         tool_die("cannot register the prefix with ccnd: %s", ccnx_client_error(s->c));
     }
     int64_t end = o->wait_s > 0 ? ccnx_client_now_ms() + o->wait_s * 1000 : INT64_MAX;
-    while (!s->sent && !g_stop && ccnx_client_now_ms() < end) {
+    while (!s->sent && !tool_stop_requested && ccnx_client_now_ms() < end) {
         int64_t left = end - ccnx_client_now_ms();
         if (ccnx_client_run(s->c, left < 200 ? (int)left : 200) != 0) {
             tool_die("lost the connection to ccnd at %s", ccnx_client_where(s->c));
         }
     }
-    if (!s->sent && g_stop) {
+    if (!s->sent && tool_stop_requested) {
         tool_die("interrupted before any Interest for %s arrived", o->uri);
     }
     if (!s->sent) {
@@ -340,11 +332,7 @@ int main(int argc, char **argv)
         o.set_final |= strncmp(o.version_suffix, "%00", 3) == 0;
         add_version(&name, o.version_suffix);
     }
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    tool_catch_stop();
 
     struct ccnx_buf content = CCNX_BUF_INIT;
     read_input(&content);

@@ -12,7 +12,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +19,7 @@
 #include <unistd.h>
 
 #include "tool.h"
+#include "tool_signal.h"
 
 #define REGISTER_WAIT_MS 5000
 #define READ_CHUNK       (1 << 20)
@@ -50,23 +50,6 @@ struct job {
     int progress; /* stderr is a terminal */
     int64_t started_ms;
 };
-
-static volatile sig_atomic_t g_stop;
-/* Set while a blocking library call (the start-write) runs its own loop,
- * which a flag cannot end: a signal then ends the program at once. */
-static volatile sig_atomic_t g_exit_now;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    if (g_exit_now) {
-        static const char msg[] = "ccnputfile: interrupted while waiting for a repository\n";
-        ssize_t n = write(2, msg, sizeof msg - 1);
-        (void)n;
-        _exit(1);
-    }
-    g_stop = 1;
-}
 
 static void usage(FILE *f)
 {
@@ -269,13 +252,13 @@ static void write_file(struct job *j)
     int64_t last = 0;
     for (;;) {
         ssize_t n = read(j->fd, buf, sizeof buf);
-        if (n < 0 && errno == EINTR && !g_stop) {
+        if (n < 0 && errno == EINTR && !tool_stop_requested) {
             continue;
         }
         if (n < 0) {
             tool_die("cannot read %s: %s", j->o.file, strerror(errno));
         }
-        if (n == 0 || g_stop) {
+        if (n == 0 || tool_stop_requested) {
             break;
         }
         long took = ccnx_seqwriter_write(j->w, buf, (size_t)n);
@@ -295,7 +278,7 @@ static void wait_repository(struct job *j)
 {
     int64_t last = 0, moved = ccnx_client_now_ms();
     uint64_t seen = 0;
-    while (!ccnx_seqwriter_all_sent(j->w) && !g_stop) {
+    while (!ccnx_seqwriter_all_sent(j->w) && !tool_stop_requested) {
         step(j, 100);
         show_progress(j, &last);
         struct ccnx_seqwriter_stats st;
@@ -315,7 +298,7 @@ static void serve(struct job *j)
 {
     int64_t last = 0;
     int64_t end = j->o.expire_s > 0 ? j->started_ms + j->o.expire_s * 1000 : INT64_MAX;
-    while (!g_stop && ccnx_client_now_ms() < end) {
+    while (!tool_stop_requested && ccnx_client_now_ms() < end) {
         step(j, 100);
         show_progress(j, &last);
     }
@@ -349,11 +332,7 @@ int main(int argc, char **argv)
     struct job j;
     memset(&j, 0, sizeof j);
     parse_args(argc, argv, &j.o);
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    tool_catch_stop();
     j.progress = isatty(2);
 
     open_input(&j);
@@ -363,9 +342,9 @@ int main(int argc, char **argv)
     if (j.o.verbose) {
         tool_warn("publishing %s as %s", j.o.file, (const char *)j.uri.data);
     }
-    g_exit_now = 1;
+    tool_stop_exits("waiting for a repository"); /* the start-write runs its own loop */
     j.in_repo = !j.o.raw && start_write(&j);
-    g_exit_now = 0;
+    tool_stop_exits(NULL);
     j.started_ms = ccnx_client_now_ms();
     write_file(&j);
     if (j.in_repo) {

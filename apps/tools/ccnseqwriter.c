@@ -11,13 +11,13 @@
 
 #include <errno.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "tool.h"
+#include "tool_signal.h"
 
 #define SEQW_BLOCK_MAX   8192 /* the reference tool's limit */
 #define REGISTER_WAIT_MS 5000
@@ -31,23 +31,6 @@ struct seqw_opts {
     long freshness;
     int verbose;
 };
-
-static volatile sig_atomic_t g_stop;
-/* Set while a blocking library call (the start-write) runs its own loop,
- * which a flag cannot end: a signal then ends the program at once. */
-static volatile sig_atomic_t g_exit_now;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    if (g_exit_now) {
-        static const char msg[] = "ccnseqwriter: interrupted while waiting for a repository\n";
-        ssize_t n = write(2, msg, sizeof msg - 1);
-        (void)n;
-        _exit(1);
-    }
-    g_stop = 1;
-}
 
 static void usage(FILE *f)
 {
@@ -190,7 +173,7 @@ static void pump_input(struct pump *p, struct ccnx_seqwriter *w, int readable)
 static void run(struct ccnx_client *c, struct ccnx_seqwriter *w)
 {
     static struct pump p;
-    while (!g_stop && !(p.eof && ccnx_seqwriter_all_sent(w))) {
+    while (!tool_stop_requested && !(p.eof && ccnx_seqwriter_all_sent(w))) {
         struct pollfd pfd[2] = {{-1, POLLIN, 0}, {ccnx_client_fd(c), 0, 0}};
         if (!p.eof && p.off == p.have && ccnx_seqwriter_writable(w) > 0) {
             pfd[0].fd = 0;
@@ -215,11 +198,7 @@ int main(int argc, char **argv)
     tool_init(argv[0]);
     struct seqw_opts o;
     parse_args(argc, argv, &o);
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    tool_catch_stop();
 
     struct ccnx_client *c = NULL;
     if (ccnx_client_open(&c) != 0) {
@@ -232,9 +211,9 @@ int main(int argc, char **argv)
         tool_warn("publishing %s", ccnx_buf_cstr(&uri));
     }
     if (o.repo) {
-        g_exit_now = 1;
+        tool_stop_exits("waiting for a repository"); /* the start-write runs its own loop */
         start_write(w, c, &o);
-        g_exit_now = 0;
+        tool_stop_exits(NULL);
     }
     run(c, w);
     int64_t end = ccnx_client_now_ms() + 2000;
