@@ -1,9 +1,10 @@
 #!/bin/bash
 # ccnputfile and ccngetfile through a private ccnd: a 100 MB random file with
 # 4 KB and 8 KB segments arrives byte-identical, again from ccnd's cache once
-# the publisher is gone; a failed or interrupted fetch leaves neither FILE
-# nor a temporary file; ccncat prints a small file; the newest of two
-# versions is fetched.
+# the publisher is gone; a failed, interrupted or unwritable (file size
+# limit) fetch leaves neither FILE nor a temporary file; ccncat prints a
+# small file; an empty file arrives empty; the newest of two versions is
+# fetched.
 set -u
 B=${CCNX_BIN:?}
 T=$(mktemp -d /tmp/filetransfer-XXXXXX)
@@ -120,6 +121,27 @@ head -c 20000 /dev/urandom >"$T/small"
 serve small ccnx:/ft/small "$T/small"
 timeout 30 "$B/ccncat" ccnx:/ft/small >"$T/small.out" 2>"$T/small.cat.err" || fail "ccncat"
 cmp -s "$T/small" "$T/small.out" || fail "ccncat output differs from the file"
+stop_publisher "$PUB_PID"
+
+# Write errors (the file size limit, reached on the writer thread): exit 1,
+# the message, nothing left behind. In the middle of the 100 MB from the
+# cache, and in the last, partial buffer of the small file.
+write_error() { # TAG LIMIT_KB URI
+    (ulimit -f "$2" && exec timeout 60 "$B/ccngetfile" "$3" "$T/dest/out") 2>"$T/$1.get.err"
+    local rc=$?
+    [ "$rc" = 1 ] || fail "$1: write error: exit $rc"
+    grep -q "cannot write $T/dest/out: File too large" "$T/$1.get.err" || fail "$1: message"
+    [ -z "$(ls -A "$T/dest")" ] || fail "$1: write error left $(ls -A "$T/dest")"
+}
+write_error fsize-mid 2048 ccnx:/ft/big4
+write_error fsize-end 8 ccnx:/ft/small
+
+# An empty file: one empty segment, an empty FILE.
+: >"$T/empty"
+serve empty ccnx:/ft/empty "$T/empty"
+getfile empty ccnx:/ft/empty "$T/empty.out"
+[ -f "$T/empty.out" ] && [ ! -s "$T/empty.out" ] || fail "empty file: not an empty FILE"
+grep -q ': 1 segments' "$T/empty.get.err" || fail "empty file: not 1 segment"
 stop_publisher "$PUB_PID"
 
 # Two versions of one name: the first fetched (so ccnd caches it) and its
