@@ -135,7 +135,7 @@ void framer_stream_free(struct framer_stream *fs)
 
 uint8_t *framer_stream_space(struct framer_stream *fs, size_t want, size_t *avail)
 {
-    if (fs->head > 0 && (fs->head == fs->len || fs->cap - fs->len < want)) {
+    if (fs->head > 0 && fs->cap - fs->len < want) {
         memmove(fs->buf, fs->buf + fs->head, fs->len - fs->head);
         fs->len -= fs->head;
         fs->scanned -= fs->head;
@@ -158,6 +158,11 @@ uint8_t *framer_stream_space(struct framer_stream *fs, size_t want, size_t *avai
     }
     *avail = fs->cap - fs->len;
     return fs->buf + fs->len;
+}
+
+int framer_stream_moves(const struct framer_stream *fs, size_t want)
+{
+    return fs->cap - fs->len < want;
 }
 
 int framer_stream_commit(struct framer_stream *fs, size_t n, const struct framer_sink *sink)

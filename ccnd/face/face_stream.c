@@ -341,11 +341,17 @@ static void listener_ready(struct loop *loop, int fd, unsigned events, void *arg
 
 /* ---- reading and writing ---- */
 
-static int stream_read(struct face *f)
+/* Messages forwarded from the input buffer stay borrowed (see
+ * face_borrow_begin) across reads until the buffer is about to move, and
+ * at most until the read ends. */
+static int stream_read_chunks(struct face *f)
 {
     size_t total = 0;
     while (total < STREAM_READ_BUDGET && !f->dead) {
         size_t avail;
+        if (framer_stream_moves(&f->in, STREAM_READ_CHUNK)) {
+            face_borrow_end(f->ft);
+        }
         uint8_t *p = framer_stream_space(&f->in, STREAM_READ_CHUNK, &avail);
         if (p == NULL) {
             return FACE_CLOSE_ERROR;
@@ -376,13 +382,19 @@ static int stream_read(struct face *f)
         struct framer_sink sink = face_sink(f, &counts);
         face_borrow_begin(f->ft, f->in.buf, f->in.len + (size_t)n);
         int res = framer_stream_commit(&f->in, (size_t)n, &sink);
-        face_borrow_end(f->ft);
         face_framed(f, &before, &counts);
         if (res < 0) {
             return res == CCNX_E_TOOBIG ? FACE_CLOSE_OVERSIZE : FACE_CLOSE_MALFORMED;
         }
     }
     return -1;
+}
+
+static int stream_read(struct face *f)
+{
+    int why = stream_read_chunks(f);
+    face_borrow_end(f->ft);
+    return why;
 }
 
 /* The peer closed its reading side (a producer that exits right after

@@ -55,10 +55,14 @@ struct framer_stream {
 void framer_stream_init(struct framer_stream *fs, size_t max_element);
 void framer_stream_free(struct framer_stream *fs);
 /* Space for at least `want` more bytes at the end of the buffer; sets *avail.
- * NULL when allocation fails. Messages delivered by the last commit stay
- * where they were until this call (a face may send them without a copy
- * until then); here the partial message moves to the front if need be. */
+ * NULL when allocation fails. Delivered messages stay where they were
+ * until a call that moves the buffer's contents (a face may send them
+ * without a copy until then): only when the room at the end is short does
+ * the partial message move to the front, or the buffer grow. */
 uint8_t *framer_stream_space(struct framer_stream *fs, size_t want, size_t *avail);
+/* 1 when framer_stream_space(fs, want, ...) would move what the buffer
+ * holds. */
+int framer_stream_moves(const struct framer_stream *fs, size_t want);
 /* Accounts for n bytes written into the space and delivers every message
  * completed. Returns 0, or a negative CCNX_E* code once the stream is
  * malformed (CCNX_E_TOOBIG for an oversize element); the caller then closes. */
