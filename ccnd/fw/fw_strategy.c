@@ -6,7 +6,7 @@
 #include <ccnx/name.h>
 
 #include "fw/fw_internal.h"
-#include "table/namekey.h"
+#include <ccnx/namekey.h>
 #include "table/pit.h"
 
 static const struct strategy *const registry[] = {
@@ -109,7 +109,7 @@ static int prefix_key(const uint8_t *name, size_t len, uint32_t ncomps, uint8_t 
     if (ccnx_name_iter_init(&it, name, len) < 0)
         return -1;
     for (uint32_t i = 0; i < ncomps && ccnx_name_iter_next(&it, &c) == 1; i++)
-        pos += namekey_put_comp(key + pos, c.p, c.n);
+        pos += ccnx_namekey_put_comp(key + pos, c.p, c.n);
     *keylen = pos;
     return 0;
 }
@@ -145,7 +145,7 @@ struct fw_pstate *fw_pstate_get(struct fw *fw, const uint8_t *name, size_t len, 
     size_t klen;
     if (key == NULL || prefix_key(name, len, ncomps, key, &klen) < 0)
         goto out;
-    uint64_t h = namekey_hash(key, klen);
+    uint64_t h = ccnx_namekey_hash(key, klen);
     for (p = fw->pbuckets[h & (fw->npbuckets - 1)]; p != NULL; p = p->next)
         /* The root prefix has an empty key. */
         if (p->hash == h && p->keylen == klen && (klen == 0 || memcmp(p->key, key, klen) == 0))

@@ -4,7 +4,7 @@
 
 #include "table/arena.h"
 #include "table/dheap.h"
-#include "table/namekey.h"
+#include <ccnx/namekey.h>
 
 #include <ccnx/error.h>
 #include <ccnx/match.h>
@@ -80,7 +80,7 @@ static const uint8_t *entry_key(const struct cs_entry *e)
 /* The flat Name alone: the key without its digest component. */
 static size_t entry_name_keylen(const struct cs_entry *e)
 {
-    return e->keylen - NAMEKEY_DIGEST_LEN;
+    return e->keylen - CCNX_NAMEKEY_DIGEST_LEN;
 }
 
 static const uint8_t *entry_bytes(const struct cs_entry *e)
@@ -115,8 +115,8 @@ static void settle(struct cs_entry *e)
 /* 1 when p (possibly the head) lies in the subtree of e's Name. */
 static int under_name_of(const struct cs_entry *p, const struct cs_entry *e, const struct cs *cs)
 {
-    return p != cs->head && namekey_subtree_compare(entry_key(p), p->keylen, entry_key(e),
-                                                    entry_name_keylen(e)) == 0;
+    return p != cs->head && ccnx_namekey_subtree_compare(entry_key(p), p->keylen, entry_key(e),
+                                                         entry_name_keylen(e)) == 0;
 }
 
 static struct cs_entry *entry_of_stale(struct dheap_node *x)
@@ -144,7 +144,7 @@ static void lru_push_newest(struct cs *cs, struct cs_entry *e)
 
 static uint32_t name_hash(const uint8_t *key, size_t len)
 {
-    return (uint32_t)namekey_hash(key, len);
+    return (uint32_t)ccnx_namekey_hash(key, len);
 }
 
 static void index_place(struct cs_slot *slots, size_t n, uint32_t h, struct cs_entry *e)
@@ -219,7 +219,7 @@ static struct cs_entry *index_first_named(const struct cs *cs, const uint8_t *ke
             continue;
         }
         if (best == NULL ||
-            memcmp(entry_key(e) + len, entry_key(best) + len, NAMEKEY_DIGEST_LEN) < 0) {
+            memcmp(entry_key(e) + len, entry_key(best) + len, CCNX_NAMEKEY_DIGEST_LEN) < 0) {
             best = e;
         }
     }
@@ -241,7 +241,7 @@ static void settle_named(const struct cs *cs, const uint8_t *key, size_t len)
 static void settle_under(const struct cs *cs, const uint8_t *key, size_t len)
 {
     size_t pos = 0, start = 0, n;
-    while (namekey_next_comp(key, len, &pos, &n) == 1) {
+    while (ccnx_namekey_next_comp(key, len, &pos, &n) == 1) {
         if (n == 32) {
             settle_named(cs, key, start);
         }
@@ -315,7 +315,8 @@ static void find_preds(const struct cs *cs, const uint8_t *key, size_t len,
     struct cs_entry *x = cs->head;
     for (int l = cs->level - 1; l >= 0; l--) {
         struct cs_entry *n;
-        while ((n = x->next[l]) != NULL && namekey_compare(entry_key(n), n->keylen, key, len) < 0) {
+        while ((n = x->next[l]) != NULL &&
+               ccnx_namekey_compare(entry_key(n), n->keylen, key, len) < 0) {
             x = n;
         }
         update[l] = x;
@@ -477,7 +478,7 @@ static int insert_keyed(struct cs *cs, const uint8_t *obj, size_t len,
         settle(at); /* it was the only one of its kind, so it does not move */
         return CS_NEED_DIGEST;
     }
-    if (at != NULL && namekey_compare(entry_key(at), at->keylen, key, klen) == 0) {
+    if (at != NULL && ccnx_namekey_compare(entry_key(at), at->keylen, key, klen) == 0) {
         /* Same digest, same object: make it fresh again if it went stale. */
         if (cs_entry_is_stale(at, now)) {
             at->arrival = now;
@@ -513,13 +514,13 @@ static int insert_checked(struct cs *cs, const uint8_t *obj, size_t len,
 {
     uint8_t inline_key[CS_KEY_INLINE];
     /* A flat key is never longer than the encoded Name it comes from. */
-    size_t keymax = pc->name.len + NAMEKEY_DIGEST_LEN, klen;
+    size_t keymax = pc->name.len + CCNX_NAMEKEY_DIGEST_LEN, klen;
     uint8_t *key = keymax <= sizeof inline_key ? inline_key : malloc(keymax);
     if (key == NULL) {
         return CCNX_E_NOMEM;
     }
     static const uint8_t zeros[32];
-    int r = namekey_from_name(obj + pc->name.off, pc->name.len, key, &klen, NULL);
+    int r = ccnx_namekey_from_name(obj + pc->name.off, pc->name.len, key, &klen, NULL);
     if (r == 0) {
         uint32_t h = name_hash(key, klen);
         settle_under(cs, key, klen);
@@ -527,7 +528,7 @@ static int insert_checked(struct cs *cs, const uint8_t *obj, size_t len,
         if (digest != NULL) {
             settle_named(cs, key, nlen);
         }
-        klen += namekey_put_comp(key + klen, digest != NULL ? digest : zeros, 32);
+        klen += ccnx_namekey_put_comp(key + klen, digest != NULL ? digest : zeros, 32);
         r = insert_keyed(cs, obj, len, pc, key, klen, h, digest == NULL, now, out);
         if (r == CS_NEED_DIGEST) {
             r = ccnx_content_digest(obj, len, key + nlen + 1);
@@ -589,7 +590,7 @@ struct cursor {
  * needs memory there is none of. */
 static int cursor_key(struct cursor *c, const struct ccnx_match_key *k, size_t *len)
 {
-    size_t need = k->len + (k->has_child ? k->child_n + NAMEKEY_COMP_MAX : 0);
+    size_t need = k->len + (k->has_child ? k->child_n + CCNX_NAMEKEY_COMP_MAX : 0);
     if (need > c->cap) {
         uint8_t *p = c->key == c->key_inline ? NULL : c->key;
         p = realloc(p, need);
@@ -603,7 +604,7 @@ static int cursor_key(struct cursor *c, const struct ccnx_match_key *k, size_t *
         c->cap = need;
     }
     if (k->name != c->prefix || k->len != c->prefix_len) {
-        if (namekey_from_name(k->name, k->len, c->key, &c->prefix_keylen, NULL) != 0) {
+        if (ccnx_namekey_from_name(k->name, k->len, c->key, &c->prefix_keylen, NULL) != 0) {
             c->prefix = NULL;
             return CCNX_E_INVAL;
         }
@@ -616,7 +617,7 @@ static int cursor_key(struct cursor *c, const struct ccnx_match_key *k, size_t *
         if (k->child_n == 32) {
             settle_named(c->cs, c->key, c->prefix_keylen);
         }
-        *len += namekey_put_comp(c->key + *len, k->child, k->child_n);
+        *len += ccnx_namekey_put_comp(c->key + *len, k->child, k->child_n);
     }
     return 0;
 }
@@ -649,7 +650,7 @@ static void cursor_seek(void *store, const struct ccnx_match_key *k, int floor)
     for (int l = c->cs->level - 1; l >= 0; l--) {
         struct cs_entry *n;
         while ((n = x->next[l]) != NULL &&
-               namekey_subtree_compare(entry_key(n), n->keylen, c->key, len) <= floor) {
+               ccnx_namekey_subtree_compare(entry_key(n), n->keylen, c->key, len) <= floor) {
             x = n;
         }
     }
@@ -764,7 +765,7 @@ const struct cs_entry *cs_find(const struct cs *cs, const uint8_t *name, size_t 
     if (name_len > sizeof inline_key && (key = malloc(name_len)) == NULL) {
         return NULL;
     }
-    if (namekey_from_name(name, name_len, key, &klen, NULL) == 0) {
+    if (ccnx_namekey_from_name(name, name_len, key, &klen, NULL) == 0) {
         uint32_t h = name_hash(key, klen);
         size_t mask = cs->nslots - 1;
         for (size_t i = h & mask; cs->slots[i].e != NULL; i = (i + 1) & mask) {

@@ -4,7 +4,7 @@
  * subtree comparison places names before, under and after a prefix. */
 #include "testutil.h"
 
-#include "table/namekey.h"
+#include <ccnx/namekey.h>
 
 #include <ccnx/buf.h>
 #include <ccnx/ccnb.h>
@@ -47,7 +47,7 @@ static size_t key_of(const struct ccnx_name *n, uint8_t *out)
 {
     size_t len;
     uint32_t comps;
-    assert_int_equal(namekey_from_name(n->enc.data, n->enc.len, out, &len, &comps), 0);
+    assert_int_equal(ccnx_namekey_from_name(n->enc.data, n->enc.len, out, &len, &comps), 0);
     assert_true(len <= n->enc.len);
     assert_int_equal(comps, (uint32_t)ccnx_name_count_ccnb(n->enc.data, n->enc.len));
     return len;
@@ -72,15 +72,15 @@ static void test_order_matches_canonical(void **state)
         size_t la = key_of(&a, ka), lb = key_of(&b, kb);
         int want =
             ccnx_match_full_name_compare(a.enc.data, a.enc.len, NULL, b.enc.data, b.enc.len, NULL);
-        assert_int_equal(sign(namekey_compare(ka, la, kb, lb)), sign(want));
+        assert_int_equal(sign(ccnx_namekey_compare(ka, la, kb, lb)), sign(want));
         int b_prefix = ccnx_name_is_prefix_ccnb(b.enc.data, b.enc.len, a.enc.data, a.enc.len);
-        int sub = namekey_subtree_compare(ka, la, kb, lb);
+        int sub = ccnx_namekey_subtree_compare(ka, la, kb, lb);
         assert_int_equal(sub == 0, b_prefix == 1);
         if (sub != 0) {
             assert_int_equal(sign(sub), sign(want));
         }
-        if (namekey_compare(ka, la, kb, lb) == 0) {
-            assert_true(namekey_hash(ka, la) == namekey_hash(kb, lb));
+        if (ccnx_namekey_compare(ka, la, kb, lb) == 0) {
+            assert_true(ccnx_namekey_hash(ka, la) == ccnx_namekey_hash(kb, lb));
         }
     }
     ccnx_name_free(&a);
@@ -109,16 +109,16 @@ static void test_spellings_and_malformed(void **state)
     one_comp_name(&udata, 1);
     uint8_t k1[16], k2[16];
     size_t l1, l2;
-    assert_int_equal(namekey_from_name(blob.data, blob.len, k1, &l1, NULL), 0);
-    assert_int_equal(namekey_from_name(udata.data, udata.len, k2, &l2, NULL), 0);
+    assert_int_equal(ccnx_namekey_from_name(blob.data, blob.len, k1, &l1, NULL), 0);
+    assert_int_equal(ccnx_namekey_from_name(udata.data, udata.len, k2, &l2, NULL), 0);
     assert_int_equal(l1, 4);
-    assert_int_equal(namekey_compare(k1, l1, k2, l2), 0);
+    assert_int_equal(ccnx_namekey_compare(k1, l1, k2, l2), 0);
     assert_memory_equal(k1,
                         "\x03"
                         "abc",
                         4);
     static const uint8_t bad[] = {0xF2, 0xFA, 0x9D, 'a'};
-    assert_int_not_equal(namekey_from_name(bad, sizeof bad, k1, &l1, NULL), 0);
+    assert_int_not_equal(ccnx_namekey_from_name(bad, sizeof bad, k1, &l1, NULL), 0);
     ccnx_buf_free(&blob);
     ccnx_buf_free(&udata);
 }
@@ -128,11 +128,11 @@ static void test_length_prefix(void **state)
     (void)state;
     static uint8_t big[70000];
     uint8_t *out = malloc(70010);
-    assert_int_equal(namekey_put_comp(out, big, 253), 254);
+    assert_int_equal(ccnx_namekey_put_comp(out, big, 253), 254);
     assert_int_equal(out[0], 253);
-    assert_int_equal(namekey_put_comp(out, big, 254), 257);
+    assert_int_equal(ccnx_namekey_put_comp(out, big, 254), 257);
     assert_memory_equal(out, "\xFE\x00\xFE", 3);
-    assert_int_equal(namekey_put_comp(out, big, 65536), 65541);
+    assert_int_equal(ccnx_namekey_put_comp(out, big, 65536), 65541);
     assert_memory_equal(out, "\xFF\x00\x01\x00\x00", 5);
     free(out);
 }
@@ -154,15 +154,15 @@ static void test_next_comp(void **state)
         assert_int_equal(ccnx_name_iter_init(&it, n.enc.data, n.enc.len), 0);
         while (ccnx_name_iter_next(&it, &c) == 1) {
             size_t start = pos;
-            assert_int_equal(namekey_next_comp(key, len, &pos, &clen), 1);
+            assert_int_equal(ccnx_namekey_next_comp(key, len, &pos, &clen), 1);
             assert_int_equal(clen, c.n);
             assert_memory_equal(key + pos - clen, c.p, c.n);
             if (pos - start > 1) {
                 size_t cut = start;
-                assert_int_equal(namekey_next_comp(key, pos - 1, &cut, &clen), CCNX_E_INVAL);
+                assert_int_equal(ccnx_namekey_next_comp(key, pos - 1, &cut, &clen), CCNX_E_INVAL);
             }
         }
-        assert_int_equal(namekey_next_comp(key, len, &pos, &clen), 0);
+        assert_int_equal(ccnx_namekey_next_comp(key, len, &pos, &clen), 0);
     }
     ccnx_name_free(&n);
     free(key);

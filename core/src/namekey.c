@@ -1,12 +1,12 @@
 /* Flat, memcmp-ordered name keys (see namekey.h). */
-#include "table/namekey.h"
+#include <ccnx/namekey.h>
 
 #include <ccnx/error.h>
 #include <ccnx/name.h>
 
 #include <string.h>
 
-size_t namekey_put_comp(uint8_t *out, const uint8_t *p, size_t n)
+size_t ccnx_namekey_put_comp(uint8_t *out, const uint8_t *p, size_t n)
 {
     size_t h;
     if (n < 0xFE) {
@@ -31,8 +31,8 @@ size_t namekey_put_comp(uint8_t *out, const uint8_t *p, size_t n)
     return h + n;
 }
 
-int namekey_from_name(const uint8_t *name, size_t len, uint8_t *out, size_t *keylen,
-                      uint32_t *ncomps)
+int ccnx_namekey_from_name(const uint8_t *name, size_t len, uint8_t *out, size_t *keylen,
+                           uint32_t *ncomps)
 {
     struct ccnx_name_iter it;
     struct ccnx_comp c;
@@ -43,7 +43,7 @@ int namekey_from_name(const uint8_t *name, size_t len, uint8_t *out, size_t *key
         return CCNX_E_INVAL;
     }
     while ((r = ccnx_name_iter_next(&it, &c)) == 1) {
-        pos += namekey_put_comp(out + pos, c.p, c.n);
+        pos += ccnx_namekey_put_comp(out + pos, c.p, c.n);
         count++;
     }
     if (r < 0) {
@@ -56,7 +56,7 @@ int namekey_from_name(const uint8_t *name, size_t len, uint8_t *out, size_t *key
     return 0;
 }
 
-int namekey_next_comp(const uint8_t *key, size_t len, size_t *pos, size_t *n)
+int ccnx_namekey_next_comp(const uint8_t *key, size_t len, size_t *pos, size_t *n)
 {
     size_t at = *pos;
     if (at >= len) {
@@ -78,7 +78,7 @@ int namekey_next_comp(const uint8_t *key, size_t len, size_t *pos, size_t *n)
     return 1;
 }
 
-int namekey_compare(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
+int ccnx_namekey_compare(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
 {
     int c = memcmp(a, b, alen < blen ? alen : blen);
     if (c != 0) {
@@ -87,7 +87,7 @@ int namekey_compare(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen
     return (alen > blen) - (alen < blen);
 }
 
-int namekey_subtree_compare(const uint8_t *a, size_t alen, const uint8_t *p, size_t plen)
+int ccnx_namekey_subtree_compare(const uint8_t *a, size_t alen, const uint8_t *p, size_t plen)
 {
     int c = memcmp(a, p, alen < plen ? alen : plen);
     if (c != 0) {
@@ -104,7 +104,7 @@ static uint64_t mix(uint64_t h)
     return h;
 }
 
-uint64_t namekey_hash(const uint8_t *p, size_t n)
+uint64_t ccnx_namekey_hash(const uint8_t *p, size_t n)
 {
     uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
     while (n >= 8) {
