@@ -289,8 +289,21 @@ static void fill(struct ccnx_fetch *f)
 
 /* ---- Receiving ---- */
 
+/* With on_object the reordering buffer holds whole objects (it was given
+ * them by accept_segment), so the content is found again by parsing: the
+ * object parsed when it arrived, so this cannot fail. */
 static void deliver(struct ccnx_fetch *f, uint64_t seg, const uint8_t *p, size_t n)
 {
+    if (f->p.on_object != NULL) {
+        struct ccnx_content_parsed pc;
+        f->p.on_object(f->p.arg, seg, p, n);
+        if (ccnx_content_parse(p, n, &pc) != 0) {
+            finish(f, CCNX_E_VALUE, "segment %llu no longer parses", (unsigned long long)seg);
+            return;
+        }
+        p += pc.content_value.off;
+        n = pc.content_value.len;
+    }
     f->stats.bytes += n;
     f->stats.segments++;
     if (f->p.on_data != NULL) {
@@ -298,8 +311,15 @@ static void deliver(struct ccnx_fetch *f, uint64_t seg, const uint8_t *p, size_t
     }
 }
 
-static void accept_segment(struct ccnx_fetch *f, uint64_t seg, const uint8_t *p, size_t n)
+static void accept_segment(struct ccnx_fetch *f, uint64_t seg, const uint8_t *obj, size_t len,
+                           const struct ccnx_content_parsed *pc)
 {
+    const uint8_t *p = obj;
+    size_t n = len;
+    if (f->p.on_object == NULL) {
+        p = obj + pc->content_value.off;
+        n = pc->content_value.len;
+    }
     struct seg_slot *sl = slot_of(f, seg);
     if (seg != f->ro.base) {
         sl->state = SLOT_HAVE;
@@ -325,7 +345,6 @@ static void accept_segment(struct ccnx_fetch *f, uint64_t seg, const uint8_t *p,
 static void seg_checked(void *arg, int result, const char *error, const uint8_t *obj, size_t len,
                         const struct ccnx_content_parsed *pc)
 {
-    (void)len;
     struct ccnx_fetch *f = arg;
     uint64_t seg = 0;
     if (f->done || pc == NULL ||
@@ -337,7 +356,7 @@ static void seg_checked(void *arg, int result, const char *error, const uint8_t 
         finish(f, result, "rejected: %s", error);
         return;
     }
-    accept_segment(f, seg, obj + pc->content_value.off, pc->content_value.len);
+    accept_segment(f, seg, obj, len, pc);
     fill(f);
 }
 
@@ -674,6 +693,12 @@ static void run_data(void *arg, uint64_t seg, const uint8_t *p, size_t n)
     }
 }
 
+static void run_object(void *arg, uint64_t seg, const uint8_t *obj, size_t len)
+{
+    struct run_state *s = arg;
+    s->user->on_object(s->user->arg, seg, obj, len);
+}
+
 static void run_done(void *arg, int result, const char *error)
 {
     struct run_state *s = arg;
@@ -694,6 +719,7 @@ int ccnx_fetch_run(struct ccnx_client *c, const struct ccnx_fetch_params *p,
     struct run_state s = {p, 0, 0, err};
     struct ccnx_fetch_params q = *p;
     q.on_data = run_data;
+    q.on_object = p->on_object != NULL ? run_object : NULL;
     q.on_done = run_done;
     q.arg = &s;
     struct ccnx_fetch *f = NULL;

@@ -1,7 +1,8 @@
 /* The fetcher against a real ccnd and a producer in another thread:
  * segmented content byte for byte, the end found from FinalBlockID, version
  * discovery, tampering, a missing segment, keys fetched by name, NACK and
- * GONE answers, the reference's own stream objects, loss, and a ccnd
+ * GONE answers, the reference's own stream objects, loss, whole objects
+ * handed over (on_object), and a ccnd
  * restart in the middle of a transfer. */
 #include "test_fetch_producer.h"
 
@@ -480,6 +481,93 @@ static void test_survives_loss(void **state)
     free(data);
 }
 
+/* on_object hands over each segment's whole signed object, in order and
+ * before its content, also when losses made segments wait in the
+ * reordering buffer: the objects are the published bytes exactly. */
+struct object_sink {
+    struct tf_sink sink;
+    struct ccnx_buf objs;
+    uint64_t next_seg, objects;
+    int out_of_order, data_before_object;
+};
+
+static void object_sink_object(void *arg, uint64_t seg, const uint8_t *obj, size_t len)
+{
+    struct object_sink *o = arg;
+    o->out_of_order |= seg != o->next_seg;
+    o->next_seg = seg + 1;
+    o->objects++;
+    ccnx_buf_append(&o->objs, obj, len);
+}
+
+static void object_sink_data(void *arg, uint64_t seg, const uint8_t *p, size_t n)
+{
+    struct object_sink *o = arg;
+    o->data_before_object |= seg + 1 != o->next_seg;
+    tf_sink_data(&o->sink, seg, p, n);
+}
+
+static void test_on_object_whole_objects(void **state)
+{
+    (void)state;
+    enum { LEN = 600 * 1024 + 5 };
+    uint8_t *data = malloc(LEN);
+    tf_random(data, LEN, 21);
+    struct ccnx_buf objs = CCNX_BUF_INIT;
+    struct tf_stream st = {.uri = "ccnx:/fetch/objects",
+                           .data = data,
+                           .len = LEN,
+                           .seg_size = 4096,
+                           .batch = 16,
+                           .key = key};
+    tf_make_stream(&st, &objs);
+    static struct tf_producer p;
+    memset(&p, 0, sizeof p);
+    tf_add(&p, objs.data, objs.len);
+    p.loss_permille = 30;
+    p.rng = 5;
+    tf_producer_start(&p, "ccnx:/fetch/objects");
+    struct ccnx_client *c = tf_open_client();
+    struct ccnx_verifier *v;
+    assert_int_equal(ccnx_verifier_create(c, &v), 0);
+    struct ccnx_name n;
+    ccnx_name_init(&n);
+    assert_int_equal(ccnx_uri_parse_str(&n, "ccnx:/fetch/objects"), 0);
+    struct object_sink o;
+    memset(&o, 0, sizeof o);
+    struct ccnx_fetch_params fp;
+    ccnx_fetch_params_init(&fp);
+    fp.name = &n;
+    fp.timeout_ms = 8000;
+    fp.verifier = v;
+    fp.on_data = object_sink_data;
+    fp.on_object = object_sink_object;
+    fp.arg = &o;
+    struct ccnx_fetch_stats stats;
+    struct ccnx_buf err = CCNX_BUF_INIT;
+    int rc = ccnx_fetch_run(c, &fp, &stats, &err);
+    if (rc != 0) {
+        fail_msg("%s", ccnx_buf_cstr(&err));
+    }
+    assert_int_equal(o.objects, 151);
+    assert_false(o.out_of_order);
+    assert_false(o.data_before_object);
+    assert_int_equal(o.objs.len, objs.len);
+    assert_memory_equal(o.objs.data, objs.data, objs.len);
+    assert_int_equal(o.sink.data.len, LEN);
+    assert_memory_equal(o.sink.data.data, data, LEN);
+    assert_int_equal(stats.bytes, LEN);
+    ccnx_buf_free(&o.objs);
+    ccnx_buf_free(&o.sink.data);
+    ccnx_buf_free(&objs);
+    ccnx_buf_free(&err);
+    ccnx_name_free(&n);
+    ccnx_verifier_destroy(v);
+    ccnx_client_destroy(c);
+    tf_producer_free(&p);
+    free(data);
+}
+
 /* The asynchronous fetch in a foreign poll loop (as a GLib or ncurses
  * program drives it), paused from its data callback and resumed by a
  * timer: nothing is asked for while paused, and the bytes still match. */
@@ -635,6 +723,7 @@ int main(void)
         cmocka_unit_test_teardown(test_reference_stream_vectors, tf_cleanup),
         cmocka_unit_test_teardown(test_async_in_foreign_loop_with_pause, tf_cleanup),
         cmocka_unit_test_teardown(test_survives_loss, tf_cleanup),
+        cmocka_unit_test_teardown(test_on_object_whole_objects, tf_cleanup),
         cmocka_unit_test_teardown(test_ccnd_restart_mid_transfer, tf_cleanup),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -145,6 +145,12 @@ struct ccnx_fetch_stats {
 
 /* In-order data: segment `segment`'s content. May call ccnx_fetch_pause. */
 typedef void (*ccnx_fetch_data_fn)(void *arg, uint64_t segment, const uint8_t *p, size_t n);
+/* In-order objects: segment `segment`'s whole encoded ContentObject, as
+ * received and after verification, for a program that keeps the signed
+ * objects (a repository). Called just before on_data for the same segment.
+ * May call ccnx_fetch_pause. */
+typedef void (*ccnx_fetch_seg_object_fn)(void *arg, uint64_t segment, const uint8_t *obj,
+                                         size_t len);
 /* The end: 0 after the final segment was delivered, else a CCNX_E_* code
  * with a sentence (timeout, verification refused, GONE, NACK, LINK...). */
 typedef void (*ccnx_fetch_done_fn)(void *arg, int result, const char *error);
@@ -162,6 +168,7 @@ struct ccnx_fetch_params {
     uint64_t start_segment;         /* first segment wanted */
     struct ccnx_verifier *verifier; /* NULL: nothing is verified; outlives the fetch */
     ccnx_fetch_data_fn on_data;
+    ccnx_fetch_seg_object_fn on_object; /* may be NULL */
     ccnx_fetch_done_fn on_done;
     void *arg;
 };
