@@ -12,7 +12,7 @@ CMAKE_FLAGS ?=
 # Debian 12 packages the build and the tests need.
 DEBIAN_PACKAGES = build-essential cmake ninja-build pkg-config libssl-dev openssl \
                   libexpat1-dev libcmocka-dev clang libclang-rt-14-dev clang-format \
-                  wireshark-dev tshark iproute2
+                  liblmdb-dev wireshark-dev tshark iproute2
 
 GENERATOR = $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 

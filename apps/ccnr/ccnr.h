@@ -1,0 +1,81 @@
+/* The repository daemon's parts: its settings (settings.c), the log,
+ * answering Interests from the store and the repository protocol's
+ * start-write commands (serve.c), and the fetches that store what a
+ * start-write asked for (write.c). One thread, driven by the client's loop. */
+#ifndef CCNR_H
+#define CCNR_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <ccnx/client.h>
+#include <ccnx/fetch.h>
+#include <ccnx/name.h>
+#include <ccnx/sign.h>
+
+#include "store.h"
+
+/* CCNR_DEBUG levels, as the reference names them. */
+enum ccnr_level {
+    CCNR_NONE,
+    CCNR_SEVERE,
+    CCNR_ERROR,
+    CCNR_WARNING,
+    CCNR_INFO,
+    CCNR_FINE,
+    CCNR_FINER,
+    CCNR_FINEST,
+};
+
+struct ccnr_settings {
+    char dir[PATH_MAX];             /* CCNR_DIRECTORY */
+    struct ccnx_name global_prefix; /* CCNR_GLOBAL_PREFIX */
+    enum ccnr_level debug;          /* CCNR_DEBUG */
+    int start_write_scope_limit;    /* CCNR_START_WRITE_SCOPE_LIMIT, 0..3 */
+    uint64_t max_bytes;             /* CCNR_MAX_BYTES, 0: the store's default */
+};
+
+/* Reads the environment and then $CCNR_DIRECTORY/config (whose values win,
+ * as the reference's manual says). 0, or -1 with a sentence in err that
+ * names the variable (or the file and line) and the fix. */
+int ccnr_settings_load(struct ccnr_settings *s, char *err, size_t errlen);
+void ccnr_settings_free(struct ccnr_settings *s);
+
+/* Log lines on stderr, "ccnr: <LEVEL>: <message>", when level is at most
+ * the CCNR_DEBUG level. */
+void ccnr_log_set_level(enum ccnr_level level);
+void ccnr_log(enum ccnr_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+struct ccnr_write;
+
+struct ccnr {
+    struct ccnr_settings set;
+    struct ccnx_client *c;
+    struct ccnr_store *store;
+    struct ccnx_keystore *ks;
+    struct ccnx_verifier *verifier;
+    struct ccnr_write *writes; /* fetches started by start-write */
+    int batch_open;            /* objects added since the last commit */
+    unsigned batch_objects;
+    uint64_t commit_timer; /* pending commit of a batch (0: none) */
+    uint64_t reap_timer;   /* pending removal of finished fetches (0: none) */
+    uint64_t refused;      /* objects that failed verification or could not be stored */
+};
+
+/* serve.c: the filter on ccnx:/, registered with ccnd (waits for ccnd's
+ * answer). 0, or negative with ccnx_client_error saying why. */
+int ccnr_serve_start(struct ccnr *r);
+
+/* write.c: fetches prefix (a versioned name, copied) from start_segment on
+ * and stores every verified object; nothing when a fetch of the same
+ * prefix is running. 0, or a negative error (logged). */
+int ccnr_write_start(struct ccnr *r, const struct ccnx_name *prefix, uint64_t start_segment);
+/* Makes the objects added so far durable (their fetches count them as
+ * stored); on failure the batch is lost and its fetches stop. 0, or the
+ * store's error. */
+int ccnr_write_commit(struct ccnr *r);
+/* Commits what is pending and ends every fetch (for shutting down). */
+void ccnr_write_stop_all(struct ccnr *r);
+
+#endif

@@ -1,0 +1,223 @@
+/* Answering Interests: name enumeration requests (<prefix>/%C1.E.be, see
+ * enumerate.h) with the current list of children; others from the store
+ * first, as the reference does, then
+ * the repository protocol's commands (RepoProtocol.txt) for Interests that
+ * allow new content to be made (AnswerOriginKind with the NEW bit):
+ *   <prefix>/%C1.R.sw/<nonce>                        start-write
+ *   <prefix>/%C1.R.sw-c/<nonce>/<segment>/<digest>   checked start-write
+ * Both are answered with a RepositoryInfo object named by the Interest's
+ * name and signed with the repository's key; an Interest the store cannot
+ * answer and that is no command gets no answer. Interests in ccnd's own
+ * namespaces (%C1.M.S.localhost...) reach the repository only when ccnd
+ * does not answer them itself, and the store answers them like any other. */
+#include "ccnr.h"
+#include "enumerate.h"
+
+#include <ccnx/error.h>
+#include <ccnx/interest.h>
+#include <ccnx/naming.h>
+#include <ccnx/publish.h>
+#include <ccnx/publish_sign.h>
+#include <ccnx/uri.h>
+
+#include <string.h>
+#include <time.h>
+
+#define REPLY_FRESHNESS 12 /* seconds, the reference's */
+
+static const char *uri_of(struct ccnx_buf *b, const uint8_t *name, size_t len)
+{
+    ccnx_buf_reset(b);
+    if (ccnx_uri_append(b, name, len) != 0) {
+        ccnx_buf_reset(b);
+        ccnx_buf_append_str(b, "(unprintable name)");
+    }
+    return ccnx_buf_cstr(b);
+}
+
+/* Puts a RepositoryInfo (DATA naming `held` when not NULL, else INFO)
+ * named by the Interest's name. */
+static int reply_info(struct ccnr *r, const uint8_t *ibuf, const struct ccnx_interest_parsed *pi,
+                      const struct ccnx_name *held)
+{
+    struct ccnx_buf body = CCNX_BUF_INIT, obj = CCNX_BUF_INIT;
+    int rc = ccnx_repo_info_build(&body, &r->set.global_prefix, held, held != NULL, NULL);
+    if (rc == 0) {
+        struct ccnx_content_params p;
+        ccnx_content_params_init(&p);
+        p.name = ibuf + pi->name.off;
+        p.name_len = pi->name.len;
+        p.freshness = REPLY_FRESHNESS;
+        p.content = body.data;
+        p.content_len = body.len;
+        rc = ccnx_content_sign(&obj, &p, ccnx_keystore_key(r->ks));
+    }
+    rc = rc == 0 ? ccnx_client_put(r->c, obj.data, obj.len) : rc;
+    if (rc != 0) {
+        ccnr_log(CCNR_ERROR, "cannot answer a start-write: %s", ccnx_strerror(rc));
+    }
+    ccnx_buf_free(&body);
+    ccnx_buf_free(&obj);
+    return rc;
+}
+
+/* The scope rule of CCNR_START_WRITE_SCOPE_LIMIT: below 3 the Interest
+ * must carry a Scope, and one not above the limit. */
+static int scope_allowed(const struct ccnr *r, const struct ccnx_interest_parsed *pi)
+{
+    int limit = r->set.start_write_scope_limit;
+    return limit >= 3 || (pi->scope >= 0 && pi->scope <= limit);
+}
+
+static void start_write(struct ccnr *r, const uint8_t *ibuf, const struct ccnx_interest_parsed *pi,
+                        const struct ccnx_name *prefix, uint64_t segment)
+{
+    struct ccnx_buf u = CCNX_BUF_INIT;
+    ccnr_log(CCNR_INFO, "start-write of %s from segment %llu",
+             uri_of(&u, prefix->enc.data, prefix->enc.len), (unsigned long long)segment);
+    ccnx_buf_free(&u);
+    if (reply_info(r, ibuf, pi, NULL) == 0) {
+        ccnr_write_start(r, prefix, segment);
+    }
+}
+
+/* The checked form: DATA naming <prefix>/<segment>/<digest> when that very
+ * object is held, else a start-write from that segment on. */
+static void checked_start_write(struct ccnr *r, const uint8_t *ibuf,
+                                const struct ccnx_interest_parsed *pi, struct ccnx_name *prefix,
+                                const struct ccnx_comp *seg, const struct ccnx_comp *digest)
+{
+    uint64_t segment;
+    if (ccnx_naming_segment_decode(seg->p, seg->n, &segment) != 0 || digest->n != CCNX_DIGEST_LEN) {
+        ccnr_log(CCNR_WARNING, "checked start-write with a malformed segment or digest: ignored");
+        return;
+    }
+    struct ccnx_name full;
+    ccnx_name_init(&full);
+    int rc = ccnx_name_copy(&full, prefix);
+    rc = rc == 0 ? ccnx_name_append(&full, seg->p, seg->n) : rc;
+    rc = rc == 0 ? ccnr_store_has(r->store, full.enc.data, full.enc.len, digest->p) : rc;
+    if (rc == 1) {
+        rc = ccnx_name_append(&full, digest->p, digest->n);
+        struct ccnx_buf u = CCNX_BUF_INIT;
+        ccnr_log(CCNR_INFO, "checked start-write: %s is held",
+                 uri_of(&u, full.enc.data, full.enc.len));
+        ccnx_buf_free(&u);
+        if (rc == 0) {
+            reply_info(r, ibuf, pi, &full);
+        }
+    } else if (rc == 0) {
+        start_write(r, ibuf, pi, prefix, segment);
+    } else {
+        ccnr_log(CCNR_ERROR, "checked start-write: store lookup failed: %s", ccnx_strerror(rc));
+    }
+    ccnx_name_free(&full);
+}
+
+/* 1 when the Interest was a start-write command (answered or not). */
+static int command(struct ccnr *r, const uint8_t *ibuf, const struct ccnx_interest_parsed *pi)
+{
+    struct ccnx_name n;
+    ccnx_name_init(&n);
+    if (ccnx_name_set_ccnb(&n, ibuf + pi->name.off, pi->name.len) != 0) {
+        ccnx_name_free(&n);
+        return 0;
+    }
+    struct ccnx_comp m, seg, digest;
+    int kind = 0; /* 1 start-write, 2 checked */
+    size_t marker = 0;
+    if (n.count >= 3 && ccnx_name_comp(&n, n.count - 2, &m) == 0 &&
+        ccnx_naming_command_is(m.p, m.n, "R.sw")) {
+        kind = 1;
+        marker = n.count - 2;
+    } else if (n.count >= 5 && ccnx_name_comp(&n, n.count - 4, &m) == 0 &&
+               ccnx_naming_command_is(m.p, m.n, "R.sw-c")) {
+        kind = 2;
+        marker = n.count - 4;
+        ccnx_name_comp(&n, n.count - 2, &seg);
+        ccnx_name_comp(&n, n.count - 1, &digest);
+    }
+    if (kind != 0 && !scope_allowed(r, pi)) {
+        ccnr_log(CCNR_INFO, "start-write with Scope %d ignored: CCNR_START_WRITE_SCOPE_LIMIT is %d",
+                 pi->scope, r->set.start_write_scope_limit);
+    } else if (kind != 0) {
+        struct ccnx_name prefix;
+        ccnx_name_init(&prefix);
+        if (ccnx_name_copy(&prefix, &n) == 0 && ccnx_name_truncate(&prefix, marker) == 0) {
+            if (kind == 1) {
+                start_write(r, ibuf, pi, &prefix, 0);
+            } else {
+                checked_start_write(r, ibuf, pi, &prefix, &seg, &digest);
+            }
+        }
+        ccnx_name_free(&prefix);
+    }
+    ccnx_name_free(&n);
+    return kind != 0;
+}
+
+/* The reply to a name enumeration request, brought up to date first when
+ * the Interest allows new content (it is made, like the reference's, on
+ * demand); objects of the open write batch are committed before, so that
+ * they are listed. 1 with the reply in obj, 0 for none, or negative. */
+static int enumerate(struct ccnr *r, const uint8_t *ibuf, const struct ccnx_interest_parsed *pi,
+                     const struct ccnx_name *prefix, struct ccnx_buf *obj)
+{
+    const struct ccnx_key *key = ccnx_keystore_key(r->ks);
+    if ((ccnx_interest_aok(pi) & CCNX_AOK_NEW) != 0) {
+        struct timespec now;
+        clock_gettime(CLOCK_REALTIME, &now);
+        int rc = ccnr_write_commit(r);
+        rc = rc == 0 ? ccnr_enum_update(r->store, key, prefix, &now) : rc;
+        if (rc < 0) {
+            struct ccnx_buf u = CCNX_BUF_INIT;
+            ccnr_log(CCNR_ERROR, "cannot list %s: %s",
+                     uri_of(&u, prefix->enc.data, prefix->enc.len), ccnx_strerror(rc));
+            ccnx_buf_free(&u);
+        }
+    }
+    return ccnr_enum_answer(r->store, key, ibuf, pi, prefix, obj);
+}
+
+static int on_interest(void *arg, const uint8_t *ibuf, size_t len,
+                       const struct ccnx_interest_parsed *pi)
+{
+    (void)len;
+    struct ccnr *r = arg;
+    struct ccnx_buf obj = CCNX_BUF_INIT;
+    struct ccnx_name prefix;
+    ccnx_name_init(&prefix);
+    int rc = ccnr_enum_request(ibuf + pi->name.off, pi->name.len, &prefix) == 1
+                 ? enumerate(r, ibuf, pi, &prefix, &obj)
+                 : ccnr_store_lookup(r->store, ibuf, pi, &obj);
+    ccnx_name_free(&prefix);
+    if (rc == 1) {
+        rc = ccnx_client_put(r->c, obj.data, obj.len);
+        if (rc != 0) {
+            ccnr_log(CCNR_ERROR, "cannot send an answer to ccnd: %s", ccnx_strerror(rc));
+        }
+        ccnx_buf_free(&obj);
+        return 1;
+    }
+    ccnx_buf_free(&obj);
+    if (rc < 0) {
+        ccnr_log(CCNR_ERROR, "store lookup failed: %s", ccnx_strerror(rc));
+    }
+    if ((ccnx_interest_aok(pi) & CCNX_AOK_NEW) == 0) {
+        return 0;
+    }
+    return command(r, ibuf, pi);
+}
+
+int ccnr_serve_start(struct ccnr *r)
+{
+    struct ccnx_name root;
+    ccnx_name_init(&root);
+    uint64_t id;
+    int rc = ccnx_client_set_filter(r->c, &root, CCNX_FILTER_REGISTER, 0, on_interest, r, &id);
+    ccnx_name_free(&root);
+    if (rc == 0) {
+        rc = ccnx_client_wait_registered(r->c, id, 10000);
+    }
+    return rc;
+}
