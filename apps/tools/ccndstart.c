@@ -1,6 +1,7 @@
 /* ccndstart: start ccnd in the background with the settings of
  * ~/.ccnx/ccndrc, wait until it answers, then apply ~/.ccnx/ccnd.conf with
- * ccndc. A ccnd that already answers on the socket is left alone: stopping
+ * ccndc, and start a repository (ccnr) when CCNR_GLOBAL_PREFIX is set. A
+ * ccnd that already answers on the socket is left alone: stopping
  * someone's forwarder is ccndstop's job, asked for by name. */
 #include <ccnx/error.h>
 
@@ -31,7 +32,11 @@ static void usage(FILE *f)
             "  2. ccnd is started in a session of its own, its messages going to $CCND_LOG\n"
             "     when set (the file is truncated), else to this terminal;\n"
             "  3. once it answers on its unix socket, $CCNX_DIR/ccnd.conf (default\n"
-            "     ~/.ccnx/ccnd.conf) is applied with 'ccndc -f'.\n"
+            "     ~/.ccnx/ccnd.conf) is applied with 'ccndc -f';\n"
+            "  4. when CCNR_GLOBAL_PREFIX is set (in the environment or ccndrc), a\n"
+            "     repository is started as well: ccnr with CCNR_DIRECTORY\n"
+            "     $CCNX_DIR/repository (created if need be), its messages appended to\n"
+            "     the file 'log' there.\n"
             "A ccnd already answering on the socket is not touched: stop it with ccndstop.\n"
             "\n"
             "  -v          say what was started\n"
@@ -120,20 +125,23 @@ static void sibling(const char *name, char *out, size_t n)
     snprintf(out, n, "%s", name);
 }
 
-static pid_t spawn_ccnd(const char *log)
+/* Starts program `name` (ccnd, ccnr) in a session of its own, its output
+ * going to the file `log` (truncated, or appended to with `append`) when
+ * given, else to this terminal. `logvar` names the setting, for messages. */
+static pid_t spawn(const char *name, const char *log, int append, const char *logvar)
 {
     char exe[PATH_MAX];
-    sibling("ccnd", exe, sizeof exe);
+    sibling(name, exe, sizeof exe);
     int logfd = -1;
     if (log != NULL && log[0] != '\0') {
-        logfd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        logfd = open(log, O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0644);
         if (logfd < 0) {
-            tool_die("cannot write the log file %s (CCND_LOG): %s", log, strerror(errno));
+            tool_die("cannot write the log file %s (%s): %s", log, logvar, strerror(errno));
         }
     }
     pid_t pid = fork();
     if (pid < 0) {
-        tool_die("cannot start ccnd: %s", strerror(errno));
+        tool_die("cannot start %s: %s", name, strerror(errno));
     }
     if (pid == 0) {
         /* A session of its own: the terminal closing does not stop ccnd. */
@@ -146,7 +154,7 @@ static pid_t spawn_ccnd(const char *log)
         if (logfd >= 0) {
             dup2(logfd, 2);
         }
-        execvp(exe, (char *[]){"ccnd", NULL});
+        execvp(exe, (char *[]){(char *)name, NULL});
         fprintf(stderr, "ccndstart: cannot run %s: %s\n", exe, strerror(errno));
         _exit(127);
     }
@@ -202,6 +210,29 @@ static int apply_conf(const char *conf, int verbose)
     return 0;
 }
 
+/* The repository, when CCNR_GLOBAL_PREFIX asks for one (as the reference's
+ * ccndstart does). It connects to ccnd on its own; what it says goes to
+ * the log in its directory. */
+static void start_repository(const char *dir, int verbose)
+{
+    const char *prefix = getenv("CCNR_GLOBAL_PREFIX");
+    if (prefix == NULL || prefix[0] == '\0') {
+        return;
+    }
+    char repo[PATH_MAX], log[PATH_MAX + 8];
+    snprintf(repo, sizeof repo, "%s/repository", dir);
+    if (mkdir(repo, 0755) != 0 && errno != EEXIST) {
+        tool_die("cannot create the repository directory %s: %s", repo, strerror(errno));
+    }
+    snprintf(log, sizeof log, "%s/log", repo);
+    setenv("CCNR_DIRECTORY", repo, 1);
+    pid_t pid = spawn("ccnr", log, 1, "the repository's log");
+    if (verbose) {
+        printf("started ccnr (pid %ld) in %s for %s\n", (long)pid, repo, prefix);
+        fflush(stdout);
+    }
+}
+
 int main(int argc, char **argv)
 {
     tool_init(argv[0]);
@@ -231,11 +262,13 @@ int main(int argc, char **argv)
         tool_die("ccnd is already running (pid %ld) on %s; ccndstop stops it", running, path);
     }
     const char *log = getenv("CCND_LOG");
-    pid_t pid = spawn_ccnd(log);
+    pid_t pid = spawn("ccnd", log, 0, "CCND_LOG");
     wait_up(pid, path, log);
     if (verbose) {
         printf("started ccnd (pid %ld) on %s\n", (long)pid, path);
         fflush(stdout);
     }
-    return apply_conf(conf, verbose) == 0 ? 0 : TOOL_EXIT_FAILURE;
+    int applied = apply_conf(conf, verbose);
+    start_repository(dir, verbose);
+    return applied == 0 ? 0 : TOOL_EXIT_FAILURE;
 }

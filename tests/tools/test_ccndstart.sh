@@ -1,7 +1,8 @@
 #!/bin/bash
 # ccndstart and ccndstop with a private port, socket and settings folder:
 # start with ccndrc and ccnd.conf applied, refuse a second start, stop
-# (process gone, socket removed), and clear messages when nothing runs.
+# (process gone, socket removed), clear messages when nothing runs, and a
+# repository started when CCNR_GLOBAL_PREFIX asks for one.
 set -u
 B=${CCNX_BIN:?}
 T=$(mktemp -d /tmp/ccndstart-XXXXXX)
@@ -11,7 +12,9 @@ export CCNX_DIR="$T/user"
 export CCND_KEYSTORE_DIRECTORY="$T"
 unset CCN_LOCAL_TRANSPORT CCND_LOG
 SOCK="$T/sock.$CCN_LOCAL_PORT"
+RPID=
 cleanup() {
+    [ -n "$RPID" ] && kill "$RPID" 2>/dev/null
     "$B/ccndstop" >/dev/null 2>&1
     rm -rf "$T"
 }
@@ -79,6 +82,25 @@ run ccndstart
 [ "$(rc)" = 0 ] || fail "ccndstart after the socket was removed: exit $(rc)"
 run ccndstop
 [ "$(rc)" = 0 ] || fail "ccndstop at the end: exit $(rc)"
+
+# CCNR_GLOBAL_PREFIX in ccndrc: a repository is started too, in
+# $CCNX_DIR/repository, its messages appended to the log there.
+printf 'CCNR_GLOBAL_PREFIX=ccnx:/test/repo\nCCNR_DEBUG=INFO\n' >>"$CCNX_DIR/ccndrc"
+run ccndstart -v
+[ "$(rc)" = 0 ] || fail "ccndstart with a repository: exit $(rc)"
+RPID=$(sed -n 's/^started ccnr (pid \([0-9]*\)) in .*/\1/p' "$T/out")
+[ -n "$RPID" ] || fail "ccndstart -v did not say it started ccnr"
+RLOG="$CCNX_DIR/repository/log"
+for _ in $(seq 100); do grep -q "serving $CCNX_DIR/repository" "$RLOG" 2>/dev/null && break; sleep 0.1; done
+grep -q "serving $CCNX_DIR/repository (ccnx:/test/repo)" "$RLOG" ||
+    fail "ccnr did not start serving: $(cat "$RLOG" 2>&1)"
+kill "$RPID"
+for _ in $(seq 50); do alive "$RPID" || break; sleep 0.1; done
+alive "$RPID" && fail "ccnr did not stop on SIGTERM"
+RPID=
+run ccndstop
+[ "$(rc)" = 0 ] || fail "ccndstop after the repository: exit $(rc)"
+sed -i '/^CCNR_/d' "$CCNX_DIR/ccndrc"
 
 run ccndstart --help
 [ "$(rc)" = 0 ] || fail "ccndstart --help"
