@@ -78,4 +78,32 @@ int ccnr_write_commit(struct ccnr *r);
 /* Commits what is pending and ends every fetch (for shutting down). */
 void ccnr_write_stop_all(struct ccnr *r);
 
+/* main.c: takes the directory's lock (writing our pid into it): its fd,
+ * or -1 when another process holds it, with that process's pid in *holder
+ * (0 when unreadable). Dies on other failures. */
+int ccnr_lock_try(const char *dir, long *holder);
+
+/* import.c: bulk import (RepoProtocol.txt, %C1.R.af). */
+struct ccnr_import_counts {
+    uint64_t objects;  /* in the file */
+    uint64_t imported; /* added and committed */
+    uint64_t held;     /* already in the store (or twice in the file) */
+    uint64_t refused;  /* not verified or not storable */
+};
+/* Imports the ContentObjects of the file at path into the store, checking
+ * signatures with v without fetching keys. msg gets "OK" or a diagnostic.
+ * 0: all imported or held; 1: some refused, the others imported; -1:
+ * the file was unreadable or malformed (nothing imported) or the store
+ * failed (batches committed before stay). */
+int ccnr_import_file(struct ccnr_store *s, struct ccnx_verifier *v, const char *path,
+                     struct ccnr_import_counts *n, char *msg, size_t msglen);
+/* 1 when the name component is a bulk import command (%C1.R.af...). */
+int ccnr_import_is_request(const uint8_t *comp, size_t n);
+/* Carries out the command in comp (%C1.R.af~<filename>) on
+ * $CCNR_DIRECTORY/import/<filename>, removing the file once processed;
+ * msg gets the InfoString of the reply. The result of ccnr_import_file. */
+int ccnr_import_request(struct ccnr *r, const uint8_t *comp, size_t n, char *msg, size_t msglen);
+/* `ccnr import FILE`: the exit status. */
+int ccnr_import_main(const struct ccnr_settings *set, const char *file);
+
 #endif

@@ -28,6 +28,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "Usage: ccnr [-h]\n"
+            "       ccnr import FILE\n"
             "The CCNx repository: keeps ContentObjects in $CCNR_DIRECTORY, answers\n"
             "Interests for them through the local ccnd, and stores what publishers offer\n"
             "with a start-write (ccnputfile, ccnseqwriter -r). Runs in the foreground\n"
@@ -44,6 +45,12 @@ static void usage(FILE *out)
             "  CCNR_MAX_BYTES       the store's capacity, e.g. 4G (default 16G)\n"
             "ccnd is found as by every client (CCN_LOCAL_PORT, CCN_LOCAL_SOCKNAME).\n"
             "\n"
+            "ccnr import FILE merges the ContentObjects of FILE (back-to-back ccnb, as\n"
+            "ccnb files hold them) into the repository on $CCNR_DIRECTORY: through the\n"
+            "ccnr running there (the bulk import command %%C1.R.af, sent through ccnd),\n"
+            "or directly when none runs. Objects whose signature does not verify with a\n"
+            "key they carry are refused. Exit 0 when everything was imported or held.\n"
+            "\n"
             "  -h, --help  show this help\n"
             "\n"
             "Exit status: 0 stopped by a signal, 1 failure (bad setting, directory in use\n"
@@ -52,7 +59,7 @@ static void usage(FILE *out)
 
 /* Keeps a second repository out of the directory: the lock lasts as long
  * as the process (the kernel drops it even after kill -9). */
-static int lock_directory(const char *dir)
+int ccnr_lock_try(const char *dir, long *holder)
 {
     char path[PATH_MAX + 16];
     snprintf(path, sizeof path, "%s/%s", dir, LOCK_FILE);
@@ -61,17 +68,31 @@ static int lock_directory(const char *dir)
         tool_die("cannot create %s: %s: make CCNR_DIRECTORY writable", path, strerror(errno));
     }
     if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-        if (errno == EWOULDBLOCK) {
-            tool_die("another ccnr is already using %s (it holds %s): stop it first or set "
-                     "CCNR_DIRECTORY to another directory",
-                     dir, path);
+        if (errno != EWOULDBLOCK) {
+            tool_die("cannot lock %s: %s", path, strerror(errno));
         }
-        tool_die("cannot lock %s: %s", path, strerror(errno));
+        char pid[32] = "";
+        ssize_t n = pread(fd, pid, sizeof pid - 1, 0);
+        *holder = n > 0 ? strtol(pid, NULL, 10) : 0;
+        close(fd);
+        return -1;
     }
     char pid[32];
     int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
     if (ftruncate(fd, 0) != 0 || write(fd, pid, (size_t)n) != n) {
         ccnr_log(CCNR_WARNING, "cannot write the pid into %s: %s", path, strerror(errno));
+    }
+    return fd;
+}
+
+static int lock_directory(const char *dir)
+{
+    long holder = 0;
+    int fd = ccnr_lock_try(dir, &holder);
+    if (fd < 0) {
+        tool_die("another ccnr is already using %s (pid %ld holds %s/%s): stop it first or set "
+                 "CCNR_DIRECTORY to another directory",
+                 dir, holder, dir, LOCK_FILE);
     }
     return fd;
 }
@@ -134,10 +155,30 @@ static void close_all(struct ccnr *r)
     ccnr_settings_free(&r->set);
 }
 
+/* ccnr import FILE: through a ccnr running on the directory, or alone. */
+static int import_command(int argc, char **argv)
+{
+    if (argc != 3) {
+        tool_usage_error("ccnr import takes one argument, the file to import");
+    }
+    struct ccnr_settings set;
+    char err[1024];
+    if (ccnr_settings_load(&set, err, sizeof err) != 0) {
+        tool_die("%s", err);
+    }
+    ccnr_log_set_level(set.debug);
+    int rc = ccnr_import_main(&set, argv[2]);
+    ccnr_settings_free(&set);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     tool_init(argv[0]);
     tool_help_first(argc, argv, usage);
+    if (argc > 1 && strcmp(argv[1], "import") == 0) {
+        return import_command(argc, argv);
+    }
     if (argc > 1) {
         if (tool_is_help(argv[1])) {
             usage(stdout);

@@ -5,7 +5,8 @@
  * allow new content to be made (AnswerOriginKind with the NEW bit):
  *   <prefix>/%C1.R.sw/<nonce>                        start-write
  *   <prefix>/%C1.R.sw-c/<nonce>/<segment>/<digest>   checked start-write
- * Both are answered with a RepositoryInfo object named by the Interest's
+ *   /%C1.R.af~<filename>                             bulk import (import.c)
+ * All are answered with a RepositoryInfo object named by the Interest's
  * name and signed with the repository's key; an Interest the store cannot
  * answer and that is no command gets no answer. Interests in ccnd's own
  * namespaces (%C1.M.S.localhost...) reach the repository only when ccnd
@@ -36,12 +37,12 @@ static const char *uri_of(struct ccnx_buf *b, const uint8_t *name, size_t len)
 }
 
 /* Puts a RepositoryInfo (DATA naming `held` when not NULL, else INFO)
- * named by the Interest's name. */
+ * named by the Interest's name, with an InfoString when info is not NULL. */
 static int reply_info(struct ccnr *r, const uint8_t *ibuf, const struct ccnx_interest_parsed *pi,
-                      const struct ccnx_name *held)
+                      const struct ccnx_name *held, const char *info)
 {
     struct ccnx_buf body = CCNX_BUF_INIT, obj = CCNX_BUF_INIT;
-    int rc = ccnx_repo_info_build(&body, &r->set.global_prefix, held, held != NULL, NULL);
+    int rc = ccnx_repo_info_build(&body, &r->set.global_prefix, held, held != NULL, info);
     if (rc == 0) {
         struct ccnx_content_params p;
         ccnx_content_params_init(&p);
@@ -54,7 +55,7 @@ static int reply_info(struct ccnr *r, const uint8_t *ibuf, const struct ccnx_int
     }
     rc = rc == 0 ? ccnx_client_put(r->c, obj.data, obj.len) : rc;
     if (rc != 0) {
-        ccnr_log(CCNR_ERROR, "cannot answer a start-write: %s", ccnx_strerror(rc));
+        ccnr_log(CCNR_ERROR, "cannot answer a repository command: %s", ccnx_strerror(rc));
     }
     ccnx_buf_free(&body);
     ccnx_buf_free(&obj);
@@ -76,7 +77,7 @@ static void start_write(struct ccnr *r, const uint8_t *ibuf, const struct ccnx_i
     ccnr_log(CCNR_INFO, "start-write of %s from segment %llu",
              uri_of(&u, prefix->enc.data, prefix->enc.len), (unsigned long long)segment);
     ccnx_buf_free(&u);
-    if (reply_info(r, ibuf, pi, NULL) == 0) {
+    if (reply_info(r, ibuf, pi, NULL, NULL) == 0) {
         ccnr_write_start(r, prefix, segment);
     }
 }
@@ -104,7 +105,7 @@ static void checked_start_write(struct ccnr *r, const uint8_t *ibuf,
                  uri_of(&u, full.enc.data, full.enc.len));
         ccnx_buf_free(&u);
         if (rc == 0) {
-            reply_info(r, ibuf, pi, &full);
+            reply_info(r, ibuf, pi, &full, NULL);
         }
     } else if (rc == 0) {
         start_write(r, ibuf, pi, prefix, segment);
@@ -114,7 +115,28 @@ static void checked_start_write(struct ccnr *r, const uint8_t *ibuf,
     ccnx_name_free(&full);
 }
 
-/* 1 when the Interest was a start-write command (answered or not). */
+/* Bulk import (ccnx:/%C1.R.af~<filename>, the marker in the first
+ * component as the reference looks for it): 1 when it was one (answered
+ * or not). */
+static int bulk_import(struct ccnr *r, const uint8_t *ibuf, const struct ccnx_interest_parsed *pi,
+                       const struct ccnx_name *n)
+{
+    struct ccnx_comp m;
+    if (n->count < 1 || ccnx_name_comp(n, 0, &m) != 0 || !ccnr_import_is_request(m.p, m.n)) {
+        return 0;
+    }
+    if (!scope_allowed(r, pi)) {
+        ccnr_log(CCNR_INFO, "bulk import with Scope %d ignored: CCNR_START_WRITE_SCOPE_LIMIT is %d",
+                 pi->scope, r->set.start_write_scope_limit);
+        return 1;
+    }
+    char info[1024];
+    ccnr_import_request(r, m.p, m.n, info, sizeof info);
+    reply_info(r, ibuf, pi, NULL, info);
+    return 1;
+}
+
+/* 1 when the Interest was a repository command (answered or not). */
 static int command(struct ccnr *r, const uint8_t *ibuf, const struct ccnx_interest_parsed *pi)
 {
     struct ccnx_name n;
@@ -122,6 +144,10 @@ static int command(struct ccnr *r, const uint8_t *ibuf, const struct ccnx_intere
     if (ccnx_name_set_ccnb(&n, ibuf + pi->name.off, pi->name.len) != 0) {
         ccnx_name_free(&n);
         return 0;
+    }
+    if (bulk_import(r, ibuf, pi, &n)) {
+        ccnx_name_free(&n);
+        return 1;
     }
     struct ccnx_comp m, seg, digest;
     int kind = 0; /* 1 start-write, 2 checked */

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -54,6 +55,9 @@ static int map_error(int rc)
     case MDB_MAP_FULL:
     case MDB_TXN_FULL: /* a batch too large for one transaction: the same remedy */
         return CCNR_STORE_E_FULL;
+    case ENOSPC: /* a page write or the file's growth met a full disk */
+    case EDQUOT:
+        return CCNR_STORE_E_DISK;
     case ENOMEM:
         return CCNX_E_NOMEM;
     default:
@@ -307,6 +311,19 @@ int ccnr_store_add(struct ccnr_store *s, const uint8_t *obj, size_t len)
     return CCNR_STORE_ADDED;
 }
 
+/* LMDB reports a short page write as EIO, and a full disk ends a write
+ * short: an I/O error with (almost) no room left is a full disk. */
+static int commit_error(struct ccnr_store *s, int rc)
+{
+    const char *path;
+    struct statvfs fs;
+    if (rc == EIO && mdb_env_get_path(s->env, &path) == 0 && statvfs(path, &fs) == 0 &&
+        (uint64_t)fs.f_bavail * fs.f_frsize < s->batch_bytes + ((uint64_t)1 << 20)) {
+        return CCNR_STORE_E_DISK;
+    }
+    return map_error(rc);
+}
+
 int ccnr_store_commit(struct ccnr_store *s)
 {
     if (s == NULL || s->wtxn == NULL) {
@@ -325,7 +342,7 @@ int ccnr_store_commit(struct ccnr_store *s)
     rc = mdb_txn_commit(s->wtxn); /* frees the transaction, committed or not */
     s->wtxn = NULL;
     if (rc != 0) {
-        return map_error(rc);
+        return commit_error(s, rc);
     }
     s->objects += s->batch_objects;
     s->bytes += s->batch_bytes;
@@ -617,5 +634,19 @@ void ccnr_store_get_stats(struct ccnr_store *s, struct ccnr_store_stats *out)
     if (mdb_env_info(s->env, &info) == 0 && mdb_env_stat(s->env, &st) == 0) {
         out->map_bytes = info.me_mapsize;
         out->used_bytes = (uint64_t)(info.me_last_pgno + 1) * st.ms_psize;
+    }
+}
+
+const char *ccnr_store_strerror(int rc)
+{
+    switch (rc) {
+    case CCNR_STORE_E_FULL:
+        return "repository full (CCNR_MAX_BYTES)";
+    case CCNR_STORE_E_DISK:
+        return "no space left on the disk holding the store";
+    case CCNR_STORE_E_NAME:
+        return "name too long to be stored";
+    default:
+        return ccnx_strerror(rc);
     }
 }

@@ -41,6 +41,7 @@ enum ccnr_store_add_result {
 /* Errors beyond the core's CCNX_E_* codes (all negative). */
 #define CCNR_STORE_E_FULL (-100) /* the map is full: capacity reached */
 #define CCNR_STORE_E_NAME (-101) /* full name too long for a key */
+#define CCNR_STORE_E_DISK (-102) /* the file system is full (ENOSPC, EDQUOT) */
 
 struct ccnr_store;
 
@@ -70,8 +71,8 @@ int ccnr_store_begin(struct ccnr_store *s);
  * one LMDB transaction; either way the whole batch is lost: abort it),
  * CCNX_E_IO. */
 int ccnr_store_add(struct ccnr_store *s, const uint8_t *obj, size_t len);
-/* Makes the batch durable: 0, or CCNR_STORE_E_FULL / CCNX_E_IO (the batch
- * is lost, earlier ones stay). */
+/* Makes the batch durable: 0, or CCNR_STORE_E_FULL / CCNR_STORE_E_DISK /
+ * CCNX_E_IO (the batch is lost, earlier ones stay). */
 int ccnr_store_commit(struct ccnr_store *s);
 void ccnr_store_abort(struct ccnr_store *s);
 
@@ -95,5 +96,9 @@ int ccnr_store_children(struct ccnr_store *s, const uint8_t *prefix, size_t pref
                         int (*fn)(void *arg, const uint8_t *comp, size_t n), void *arg);
 
 void ccnr_store_get_stats(struct ccnr_store *s, struct ccnr_store_stats *out);
+
+/* A store error for a log line or a reply, naming what to change:
+ * CCNR_MAX_BYTES for a full store, the disk for a full file system. */
+const char *ccnr_store_strerror(int rc);
 
 #endif

@@ -72,7 +72,7 @@ static void stop_write(struct ccnr_write *w, enum ccnr_level level, const char *
  * objects in it stops, since those segments will not be asked for again. */
 static void lose_batch(struct ccnr *r, int rc)
 {
-    const char *why = rc == CCNR_STORE_E_FULL ? "repository full" : ccnx_strerror(rc);
+    const char *why = ccnr_store_strerror(rc);
     r->batch_open = 0;
     r->batch_objects = 0;
     for (struct ccnr_write *w = r->writes; w != NULL; w = w->next) {
@@ -101,8 +101,13 @@ int ccnr_write_commit(struct ccnr *r)
     r->batch_open = 0;
     r->batch_objects = 0;
     for (struct ccnr_write *w = r->writes; w != NULL; w = w->next) {
-        w->stored += w->pending;
-        w->pending = 0;
+        if (w->pending > 0) {
+            /* durable from here on: a crash cannot take these back */
+            w->stored += w->pending;
+            w->pending = 0;
+            ccnr_log(CCNR_FINE, "committed %s: %llu objects stored", ccnx_buf_cstr(&w->uri),
+                     (unsigned long long)w->stored);
+        }
     }
     return 0;
 }
@@ -119,7 +124,7 @@ static void add_object(struct ccnr_write *w, uint64_t seg, const uint8_t *obj, s
     struct ccnr *r = w->r;
     int rc = r->batch_open ? 0 : ccnr_store_begin(r->store);
     if (rc != 0) {
-        stop_write(w, CCNR_ERROR, ccnx_strerror(rc));
+        stop_write(w, CCNR_ERROR, ccnr_store_strerror(rc));
         return;
     }
     r->batch_open = 1;
@@ -138,7 +143,7 @@ static void add_object(struct ccnr_write *w, uint64_t seg, const uint8_t *obj, s
         ccnr_store_abort(r->store);
         r->refused++;
         lose_batch(r, rc);
-        stop_write(w, CCNR_ERROR, rc == CCNR_STORE_E_FULL ? "repository full" : ccnx_strerror(rc));
+        stop_write(w, CCNR_ERROR, ccnr_store_strerror(rc));
         return;
     }
     if (r->batch_objects >= BATCH_OBJECTS) {
@@ -167,7 +172,7 @@ static void on_done(void *arg, int result, const char *error)
         return; /* a failed commit already stopped it */
     }
     if (crc != 0) {
-        stop_write(w, CCNR_ERROR, ccnx_strerror(crc));
+        stop_write(w, CCNR_ERROR, ccnr_store_strerror(crc));
         return;
     }
     if (result == 0) {

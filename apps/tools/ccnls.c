@@ -85,7 +85,10 @@ static int seen_add(struct seen *s, const uint8_t *p, size_t n)
 
 static void print_component(struct lister *l, const uint8_t *p, size_t n, int verified)
 {
-    if (!seen_add(&l->seen, p, n)) {
+    /* Seen (and so excluded from the next rounds) but not printed: a
+     * repository's enumeration replies, cached by ccnd, sit under this
+     * marker; they are the listing machinery, not something listed. */
+    if (!seen_add(&l->seen, p, n) || ccnx_naming_command_is(p, n, "E.be")) {
         return;
     }
     struct ccnx_buf text = CCNX_BUF_INIT;

@@ -1,0 +1,152 @@
+#!/bin/bash
+# Bulk import into ccnr (RepoProtocol.txt, %C1.R.af) with the reference's
+# signed vectors: `ccnr import FILE` alone on the directory and through a
+# running ccnr; the objects are then served byte for byte; importing again
+# finds them held; truncated files and foreign elements import nothing; a
+# file name with '/' and a missing file get a diagnostic; objects whose
+# signature fails or whose key is not carried are refused and counted; a
+# repository that ignores the command gives "no answer".
+set -u
+B=${CCNX_BIN:?}
+V=${CCNX_VECTORS:?}
+T=$(mktemp -d /tmp/im-import-XXXXXX)
+export CCN_LOCAL_PORT=$((34300 + $$ % 50))
+export CCN_LOCAL_SOCKNAME="$T/sock"
+export CCNX_DIR="$T/user"
+export CCND_KEYSTORE_DIRECTORY="$T"
+export CCND_LOG="$T/ccnd.log"
+unset CCN_LOCAL_TRANSPORT CCNR_GLOBAL_PREFIX CCNR_START_WRITE_SCOPE_LIMIT CCNR_MAX_BYTES
+export CCNR_DIRECTORY="$T/repo"
+export CCNR_DEBUG=INFO
+CCNR_PID=
+cleanup() {
+    [ -n "$CCNR_PID" ] && kill "$CCNR_PID" 2>/dev/null
+    wait 2>/dev/null
+    "$B/ccndstop" >/dev/null 2>&1
+    rm -rf "$T"
+}
+trap cleanup EXIT
+fail() {
+    echo "FAIL: $*"
+    tail -n 8 "$T"/*.err 2>/dev/null
+    exit 1
+}
+start_ccnr() {
+    timeout 300 "$B/ccnr" 2>>"$T/ccnr.err" &
+    CCNR_PID=$!
+    for _ in $(seq 100); do
+        grep -q "ccnr: INFO: serving $CCNR_DIRECTORY" "$T/ccnr.err" && return 0
+        kill -0 "$CCNR_PID" 2>/dev/null || break
+        sleep 0.1
+    done
+    fail "ccnr did not start"
+}
+stop_ccnr() {
+    kill -TERM "$CCNR_PID"
+    wait "$CCNR_PID"
+    local rc=$?
+    CCNR_PID=
+    [ "$rc" = 0 ] || fail "ccnr stopped by SIGTERM: exit $rc"
+}
+# import TAG FILE: runs ccnr import; its exit status in $RC, output in $T/TAG.out/.err
+import() {
+    timeout 60 "$B/ccnr" import "$2" >"$T/$1.out" 2>"$T/$1.err"
+    RC=$?
+}
+expect() { # TAG RC TEXT: exit status and a line of stdout or stderr
+    [ "$RC" = "$2" ] || fail "$1: exit $RC, expected $2"
+    grep -qF -- "$3" "$T/$1.out" "$T/$1.err" || fail "$1: no '$3' in: $(cat "$T/$1.out" "$T/$1.err")"
+}
+# served NAME VECTOR: the repository answers NAME with exactly the vector's bytes
+served() {
+    timeout 20 "$B/ccnpeek" -w 4 "$1" >"$T/peek" 2>"$T/peek.err" || fail "$1 not served"
+    cmp -s "$T/peek" "$V/$2.ccnb" || fail "$1: served object differs from $2"
+}
+not_served() {
+    ! timeout 20 "$B/ccnpeek" -w 1 "$1" >/dev/null 2>&1 || fail "$1 is served"
+}
+# command URI: the InfoString part of the repository's answer, in $T/reply
+command() { timeout 20 "$B/ccnpeek" -c -s 1 -w 4 "$1" >"$T/reply" 2>"$T/reply.err"; }
+
+mkdir -p "$CCNX_DIR" "$CCNR_DIRECTORY"
+cd "$V" || fail "no vectors"
+cat co_data_fresh.ccnb co_final_block.ccnb co_stream_seg0.ccnb co_stream_seg1.ccnb \
+    co_stream_seg2.ccnb co_key.ccnb co_binary_name.ccnb >"$T/good.ccnb"
+cat co_extopt.ccnb co_link.ccnb co_gone.ccnb >"$T/good2.ccnb"
+# a byte of co_data_large's 4000-byte Content flipped: its signature fails
+cp co_data_large.ccnb "$T/flipped.ccnb"
+OFF=$(($(stat -c %s co_data_large.ccnb) - 1000))
+printf '\x5a' | dd of="$T/flipped.ccnb" bs=1 seek=$OFF conv=notrunc status=none
+cmp -s co_data_large.ccnb "$T/flipped.ccnb" && fail "byte not flipped"
+# a KeyName locator before any object carrying that key: nothing to verify with
+cat co_keyname_locator.ccnb co_data_empty.ccnb "$T/flipped.ccnb" >"$T/refused.ccnb"
+cat co_nack.ccnb "$T/flipped.ccnb" >"$T/refused2.ccnb"
+cat co_extopt.ccnb co_link.ccnb >"$T/trunc.ccnb"
+head -c 100 co_gone.ccnb >>"$T/trunc.ccnb"
+TRUNC_AT=$(($(stat -c %s co_extopt.ccnb) + $(stat -c %s co_link.ccnb)))
+cat co_extopt.ccnb ctl_ccnd_key_interest.ccnb >"$T/foreign.ccnb"
+FOREIGN_AT=$(stat -c %s co_extopt.ccnb)
+cd "$T" || fail "cd"
+
+# (a) no ccnr running: the store is opened directly.
+import a1 good.ccnb
+expect a1 0 "7 objects imported, 0 already held, 0 refused"
+import a2 good.ccnb
+expect a2 0 "0 objects imported, 7 already held, 0 refused"
+import a3 trunc.ccnb
+expect a3 1 "truncated object at offset $TRUNC_AT"
+grep -qF "nothing imported" a3.err || fail "a3: does not say nothing was imported"
+import a4 foreign.ccnb
+expect a4 1 "the element at offset $FOREIGN_AT is not a ContentObject"
+import a5 refused.ccnb
+expect a5 1 "1 objects imported, 0 already held, 2 refused"
+expect a5 1 "ccnx:/example/vec/data/keyname: its key is neither in its KeyLocator nor known"
+import a6 "$T/nosuch"
+expect a6 1 "cannot import $T/nosuch"
+[ -e good.ccnb ] || fail "ccnr import removed the user's file"
+
+# (b) the objects are served once a ccnr runs; the malformed files left nothing.
+timeout 30 "$B/ccndstart" >/dev/null 2>"$T/ccndstart.err" || fail "ccndstart"
+start_ccnr
+served ccnx:/example/vec/data/hello co_data_fresh
+served ccnx:/example/vec/stream/%FD%06%B1%12%1D%95%18/%00%02 co_stream_seg2
+served ccnx:/example/vec/data/empty co_data_empty
+not_served ccnx:/example/vec/data/extopt
+not_served ccnx:/example/vec/data/keyname
+not_served ccnx:/example/vec/data/large
+
+# (c) through the running ccnr (%C1.R.af~<name> through ccnd).
+import c1 good2.ccnb
+expect c1 0 ": OK"
+served ccnx:/example/vec/data/extopt co_extopt
+served ccnx:/example/vec/links/hello co_link
+[ -z "$(ls -A "$CCNR_DIRECTORY/import")" ] || fail "c1: the imported file was not removed"
+import c2 good2.ccnb
+expect c2 0 ": OK"
+grep -q "bulk import of .*: 0 objects imported, 3 already held, 0 refused" ccnr.err ||
+    fail "c2: ccnr did not log the objects as held"
+import c3 foreign.ccnb
+expect c3 1 "is not a ContentObject"
+import c4 trunc.ccnb
+expect c4 1 "truncated object at offset $TRUNC_AT"
+import c5 refused2.ccnb
+expect c5 1 "1 of 2 objects refused"
+served ccnx:/example/vec/data/nack co_nack
+[ -z "$(ls -A "$CCNR_DIRECTORY/import")" ] || fail "c3-c5: files left in the import folder"
+
+# (d) the protocol itself: a file name with '/', a missing file.
+command "ccnx:/%C1.R.af~a%2Fb" || fail "d1: no answer"
+grep -qF "without '/'" reply || fail "d1: no diagnostic for a name with '/'"
+command "ccnx:/%C1.R.af~nosuch" || fail "d2: no answer"
+grep -qF "import/nosuch" reply || fail "d2: no diagnostic naming the missing file"
+kill -0 "$CCNR_PID" || fail "ccnr died"
+
+# (e) a repository that ignores the command (Scope above its limit).
+stop_ccnr
+export CCNR_START_WRITE_SCOPE_LIMIT=0
+start_ccnr
+import e1 good2.ccnb
+expect e1 1 "no answer from the repository through ccnd at"
+[ -z "$(ls -A "$CCNR_DIRECTORY/import")" ] || fail "e1: the copy was left in the import folder"
+stop_ccnr
+echo "PASS"
