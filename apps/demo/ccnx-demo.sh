@@ -95,7 +95,43 @@ fi
 say "What ccnd forwarded (ccndstatus)"
 "$bin/ccndstatus" | grep -E "^(Content items|Interest totals|Tables):"
 
-say "Stopping what we started (the file server, then ccndstop)"
+say "A repository (ccnr): README.md stored in it by ccnputfile"
+for p in "${started[@]}"; do kill "$p" 2>/dev/null || true; done
+wait 2>/dev/null || true
+started=()
+export CCNR_DIRECTORY="$work/repo" CCNR_DEBUG=INFO
+mkdir -p "$CCNR_DIRECTORY"
+start_ccnr() {
+  "$bin/ccnr" 2>> "$work/ccnr.log" &
+  ccnr_pid=$!
+  started+=($ccnr_pid)
+  local want=$(( $(grep -c serving "$work/ccnr.log" 2>/dev/null || true) + 1 ))
+  for _ in $(seq 100); do
+    [ "$(grep -c serving "$work/ccnr.log")" -ge "$want" ] && return 0
+    sleep 0.1
+  done
+  echo "ccnr did not start:" >&2; cat "$work/ccnr.log" >&2; exit 1
+}
+: > "$work/ccnr.log"
+start_ccnr
+"$bin/ccnputfile" -v ccnx:/demo/repo/README.md "$here/README.md" 2>&1 | sed 's/^/  /'
+
+say "Both restarted (ccnr, and ccnd with its cache): the repository still has it"
+kill "$ccnr_pid"; wait "$ccnr_pid" 2>/dev/null || true
+PATH="$bin:$PATH" "$bin/ccndstop"
+PATH="$bin:$PATH" "$bin/ccndstart"
+start_ccnr
+sed -n 's/^ccnr: INFO: /  ccnr: /p' "$work/ccnr.log"
+echo "ccnls ccnx:/demo/repo (the repository's name enumeration):"
+"$bin/ccnls" ccnx:/demo/repo | sed 's/^/  /'
+"$bin/ccngetfile" ccnx:/demo/repo/README.md "$work/README-repo.md"
+if cmp -s "$here/README.md" "$work/README-repo.md"; then
+  echo "identical to README.md: yes"
+else
+  echo "identical to README.md: NO" >&2; exit 1
+fi
+
+say "Stopping what we started (ccnr, then ccndstop)"
 for p in "${started[@]}"; do kill "$p" 2>/dev/null || true; done
 wait 2>/dev/null || true
 started=()
