@@ -112,6 +112,20 @@ timeout 10 "$B/ccnpeek" -s 1 -c "ccnx:/rt/none/%FD%01/%C1.R.sw-c/$NONCE/%00/$DIG
 "$B/ccn_ccnbtoxml" "$T/swc2.ccnb" >"$T/swc2.xml" 2>"$T/swc2-xml.err" || fail "reply 2 is not ccnb"
 grep -q 'INFO' "$T/swc2.xml" || fail "checked start-write of a missing object: not INFO"
 
+# (c1) the reference's own start-write Interest (ccnseqwriter -r, from the
+# vectors), sent as its bytes over TCP: the reply is a RepositoryInfo INFO.
+exec 3<>"/dev/tcp/127.0.0.1/$CCN_LOCAL_PORT" || fail "no TCP connection to ccnd"
+cat "${CCNX_VECTORS:?}/int_repo_start_write.ccnb" >&3
+timeout 3 cat <&3 >"$T/vec-reply.ccnb"
+exec 3<&-
+"$B/ccn_ccnbtoxml" "$T/vec-reply.ccnb" >"$T/vec-reply.xml" 2>/dev/null ||
+    fail "reply to the reference's start-write is not ccnb"
+grep -q '<Name><Component ccnbencoding="text">example</Component>' "$T/vec-reply.xml" ||
+    fail "reply to the reference's start-write is not named by it: $(cat "$T/vec-reply.xml")"
+"$B/ccn_ccnbtoxml" -x "$T/vec-reply.ccnb" >"$T/vec-reply.hex" 2>/dev/null || fail "ccn_ccnbtoxml -x"
+grep -q '<Content ccnbencoding="hexBinary">[0-9A-F]*494E464F' "$T/vec-reply.hex" ||
+    fail "reply to the reference's start-write is no RepositoryInfo INFO: $(tr -d "\\n" <"$T/vec-reply.xml")"
+
 # (c2) name enumeration: a Collection of what the repository holds right
 # under a prefix, signed by it; ccnls lists it; a new child, a new list.
 timeout 10 "$B/ccnpeek" -c "ccnx:/rt/%C1.E.be" >"$T/ne.ccnb" 2>"$T/ne.err" ||
