@@ -528,6 +528,76 @@ static int copy_seen(struct ccnr_store *s, const void *chosen, struct ccnx_buf *
     return CCNX_E_IO;
 }
 
+#define LOOKUP_WALK 2  /* lookup_plain: the Interest needs the walk */
+#define EXACT_STEPS 64 /* keys looked at for an exactly named object before the walk takes over */
+
+/* The first object named exactly by the flat name key[0..klen): its key is
+ * the name and a digest (CCNX_NAMEKEY_DIGEST_LEN bytes); longer keys
+ * starting the same way lie under a 32-byte child and are passed. */
+static int first_exact(MDB_cursor *cur, uint8_t *key, size_t klen, MDB_val *k, MDB_val *v)
+{
+    key[klen] = 32; /* the digest's length byte: the seek starts at the digests */
+    *k = (MDB_val){klen + 1, key};
+    int rc = mdb_cursor_get(cur, k, v, MDB_SET_RANGE);
+    for (int i = 0; rc == 0 && i < EXACT_STEPS; i++) {
+        if (k->mv_size <= klen || memcmp(k->mv_data, key, klen + 1) != 0) {
+            return MDB_NOTFOUND;
+        }
+        if (k->mv_size == klen + CCNX_NAMEKEY_DIGEST_LEN) {
+            return 0;
+        }
+        rc = mdb_cursor_get(cur, k, v, MDB_NEXT);
+    }
+    return rc == 0 ? LOOKUP_WALK : rc;
+}
+
+/* Most Interests name what they want and carry at most MaxSuffixComponents
+ * 1 (a segment of a file): every object under the name (or named exactly
+ * by it) matches, so the answer is the first such key, found without
+ * reading and parsing the objects on the way. 1 or 0 with the answer in
+ * out, LOOKUP_WALK, or a negative error. */
+static int lookup_plain(struct ccnr_store *s, const uint8_t *ibuf,
+                        const struct ccnx_interest_parsed *pi, struct ccnx_buf *out)
+{
+    int exact = pi->has_max_suffix && pi->max_suffix == 1;
+    if ((pi->has_min_suffix && pi->min_suffix > 1) || (pi->has_max_suffix && !exact) ||
+        pi->exclude.len != 0 || pi->publisher.len != 0 ||
+        (pi->child_selector > 0 && (pi->child_selector & 1) != 0)) {
+        return LOOKUP_WALK;
+    }
+    ccnx_buf_reset(&s->skey);
+    uint8_t *key = ccnx_buf_reserve(&s->skey, pi->name.len + 1);
+    size_t klen;
+    if (key == NULL ||
+        ccnx_namekey_from_name(ibuf + pi->name.off, pi->name.len, key, &klen, NULL) != 0 ||
+        klen + CCNX_NAMEKEY_DIGEST_LEN > s->maxkey) {
+        return LOOKUP_WALK; /* the walk reports these cases its own way */
+    }
+    MDB_cursor *cur;
+    int rc = mdb_cursor_open(s->rtxn, s->objects_db, &cur);
+    if (rc != 0) {
+        return map_error(rc);
+    }
+    MDB_val k = {klen, key}, v;
+    rc = mdb_cursor_get(cur, &k, &v, klen == 0 ? MDB_FIRST : MDB_SET_RANGE);
+    rc = rc == 0 && (k.mv_size < klen || memcmp(k.mv_data, key, klen) != 0) ? MDB_NOTFOUND : rc;
+    if (rc == 0 && k.mv_size == klen) {
+        /* The Interest names an object with its digest: that object, first
+         * under the name, has no suffix at all. */
+        rc = pi->has_min_suffix && pi->min_suffix > 0 ? LOOKUP_WALK : 0;
+    } else if (rc == 0 && exact) {
+        rc = first_exact(cur, key, klen, &k, &v);
+    }
+    if (rc == 0) {
+        ccnx_buf_reset(out);
+        rc = ccnx_buf_append(out, v.mv_data, v.mv_size) == 0 ? 1 : CCNX_E_NOMEM;
+    } else if (rc != LOOKUP_WALK) {
+        rc = rc == MDB_NOTFOUND ? 0 : map_error(rc);
+    }
+    mdb_cursor_close(cur);
+    return rc;
+}
+
 int ccnr_store_lookup(struct ccnr_store *s, const uint8_t *ibuf,
                       const struct ccnx_interest_parsed *pi, struct ccnx_buf *out)
 {
@@ -536,6 +606,12 @@ int ccnr_store_lookup(struct ccnr_store *s, const uint8_t *ibuf,
     }
     int rc = read_begin(s);
     if (rc != 0) {
+        return rc;
+    }
+    if ((rc = lookup_plain(s, ibuf, pi, out)) != LOOKUP_WALK) {
+        read_end(s);
+        s->st.lookups++;
+        s->st.hits += rc == 1;
         return rc;
     }
     struct walk w;

@@ -1,0 +1,104 @@
+#!/bin/bash
+# Repository speed end to end, through one private ccnd and one ccnr on
+# this machine, run by hand:
+#
+#   bench/repo_transfer.sh [-n ROUNDS] [-m MEGABYTES] [BIN]
+#
+# Each round: ingest, a random file stored into ccnr by ccnputfile
+# (start-write; ccnr fetches, verifies and commits every 4 KB segment; the
+# rate is ccnputfile's "stored ... MB/s" line); serve, the file fetched by
+# ccngetfile (verification on) once ccnd was restarted, so every segment
+# comes from ccnr's store; and the same fetch again, now from ccnd's
+# content store, which the serve figure is compared with. Prints every
+# figure and the medians. Defaults: 3 rounds of 256 MB, programs in
+# build/bin. The store lives in a temporary folder under /tmp.
+set -u
+ROUNDS=3
+MB=256
+while getopts "n:m:h" ch; do
+    case $ch in
+    n) ROUNDS=$OPTARG ;;
+    m) MB=$OPTARG ;;
+    *)
+        sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+        [ "$ch" = h ]
+        exit
+        ;;
+    esac
+done
+shift $((OPTIND - 1))
+B=${1:-build/bin}
+for p in ccnd ccndstart ccndstop ccnr ccnputfile ccngetfile ccnpeek; do
+    [ -x "$B/$p" ] || { echo "repo_transfer.sh: $B/$p not found (build first, or give BIN)" >&2; exit 1; }
+done
+T=$(mktemp -d /tmp/repo-bench-XXXXXX)
+export CCN_LOCAL_PORT=$((33500 + $$ % 40))
+export CCN_LOCAL_SOCKNAME="$T/sock"
+export CCNX_DIR="$T/user"
+export CCND_KEYSTORE_DIRECTORY="$T"
+export CCND_CAP=2000000 # the refetch finds the whole file in ccnd's store
+export CCNR_DIRECTORY="$T/repo"
+export CCNR_DEBUG=INFO
+unset CCN_LOCAL_TRANSPORT CCND_LOG
+RPID=
+cleanup() {
+    [ -n "$RPID" ] && kill "$RPID" 2>/dev/null && wait "$RPID" 2>/dev/null
+    "$B/ccndstop" >/dev/null 2>&1
+    rm -rf "$T"
+}
+trap cleanup EXIT
+die() { echo "repo_transfer.sh: $*" >&2; tail -n 3 "$T"/*.err >&2 2>/dev/null; exit 1; }
+
+start_ccnd() { "$B/ccndstart" >/dev/null 2>"$T/ccndstart.err" || die "ccndstart failed"; }
+start_ccnr() {
+    local before
+    before=$(grep -c serving "$T/ccnr.err" 2>/dev/null)
+    "$B/ccnr" 2>>"$T/ccnr.err" &
+    RPID=$!
+    for _ in $(seq 200); do
+        [ "$(grep -c serving "$T/ccnr.err")" -gt "${before:-0}" ] && return 0
+        sleep 0.05
+    done
+    die "ccnr did not start"
+}
+# ccngetfile's goodput (MB/s) for URI.
+fetch() {
+    timeout 300 "$B/ccngetfile" -u "$1" "$T/out" 2>"$T/get.err" || die "ccngetfile $1 failed"
+    cmp -s "$T/file" "$T/out" || die "ccngetfile $1: the file differs"
+    rm -f "$T/out"
+    sed -n 's/.* s (\([0-9.]*\) MB\/s) to .*/\1/p' "$T/get.err"
+}
+median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+mkdir -p "$CCNX_DIR" "$CCNR_DIRECTORY"
+: >"$T/ccnr.err"
+head -c $((MB << 20)) /dev/urandom >"$T/file" || die "cannot make the test file"
+start_ccnd
+start_ccnr
+echo "$MB MB, $ROUNDS rounds, $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
+INGEST="" SERVE="" CACHE=""
+for r in $(seq "$ROUNDS"); do
+    timeout 600 "$B/ccnputfile" -v "ccnx:/bench/repo/r$r" "$T/file" 2>"$T/put.err" ||
+        die "ccnputfile failed"
+    line=$(grep 'in a repository' "$T/put.err") || die "ccnputfile did not store into ccnr"
+    name=$(echo "$line" | sed -n 's/.*stored \(ccnx:[^ ]*\) in a repository.*/\1/p')
+    ingest=$(echo "$line" | sed -n 's/.*, \([0-9.]*\) MB\/s.*/\1/p')
+    # ccnputfile reports as soon as ccnr answered its last segment: wait
+    # until ccnr has committed the write before taking ccnd away.
+    for _ in $(seq 600); do grep -q "stored $name:" "$T/ccnr.err" && break; sleep 0.05; done
+    "$B/ccndstop" >/dev/null 2>&1
+    start_ccnd
+    # ccnr registers again within a few seconds of ccnd's return.
+    for _ in $(seq 100); do timeout 5 "$B/ccnpeek" -w 0.5 "$name/%00" >/dev/null 2>&1 && break; done
+    serve=$(fetch "$name")
+    cache=$(fetch "$name")
+    echo "round $r: ingest $ingest serve $serve cache $cache MB/s"
+    INGEST+="$ingest " SERVE+="$serve " CACHE+="$cache "
+done
+mi=$(echo "$INGEST" | median) ms=$(echo "$SERVE" | median) mc=$(echo "$CACHE" | median)
+echo
+printf "%-44s %10s\n" "median of $ROUNDS" "MB/s"
+printf "%-44s %10s\n" "ingest into ccnr (start-write, 4 KB)" "$mi"
+printf "%-44s %10s\n" "served by ccnr (ccnd's cache empty)" "$ms"
+printf "%-44s %10s\n" "served by ccnd's content store" "$mc"
+awk -v s="$ms" -v c="$mc" 'BEGIN { printf "%-44s %9.0f%%\n", "ccnr / content store", 100 * s / c }'
