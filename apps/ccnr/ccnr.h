@@ -28,12 +28,23 @@ enum ccnr_level {
     CCNR_FINEST,
 };
 
+#define CCNR_LISTEN_MAX 8 /* addresses in CCNR_LISTEN_ON */
+
+/* The status server's settings (status.h). */
+struct ccnr_status_set {
+    unsigned port;                       /* CCNR_STATUS_PORT, 0: no status server */
+    char listen_on_text[512];            /* CCNR_LISTEN_ON as given, for messages */
+    char listen_on[CCNR_LISTEN_MAX][64]; /* its numeric addresses */
+    int listen_count;                    /* 0: the default, localhost */
+};
+
 struct ccnr_settings {
     char dir[PATH_MAX];             /* CCNR_DIRECTORY */
     struct ccnx_name global_prefix; /* CCNR_GLOBAL_PREFIX */
     enum ccnr_level debug;          /* CCNR_DEBUG */
     int start_write_scope_limit;    /* CCNR_START_WRITE_SCOPE_LIMIT, 0..3 */
     uint64_t max_bytes;             /* CCNR_MAX_BYTES, 0: the store's default */
+    struct ccnr_status_set status;  /* CCNR_STATUS_PORT, CCNR_LISTEN_ON */
 };
 
 /* Reads the environment and then $CCNR_DIRECTORY/config (whose values win,
@@ -48,6 +59,7 @@ void ccnr_log_set_level(enum ccnr_level level);
 void ccnr_log(enum ccnr_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 struct ccnr_write;
+struct ccnr_policy_state;
 
 struct ccnr {
     struct ccnr_settings set;
@@ -61,11 +73,27 @@ struct ccnr {
     uint64_t commit_timer; /* pending commit of a batch (0: none) */
     uint64_t reap_timer;   /* pending removal of finished fetches (0: none) */
     uint64_t refused;      /* objects that failed verification or could not be stored */
+    /* the policy in force (policy_apply.c) */
+    struct ccnr_policy_state *policy;
+    uint64_t start_writes; /* fetches started by start-writes since start */
+    uint64_t imports;      /* bulk import commands handled since start */
+    uint64_t imported;     /* objects they added */
 };
 
-/* serve.c: the filter on ccnx:/, registered with ccnd (waits for ccnd's
- * answer). 0, or negative with ccnx_client_error saying why. */
+/* serve.c: the filters on the policy's namespaces, registered with ccnd
+ * (waits for ccnd's answers). 0, or negative with ccnx_client_error
+ * saying why. */
 int ccnr_serve_start(struct ccnr *r);
+
+/* policy_apply.c: loads the policy from the store (creating the default
+ * one there when none qualifies) and sets a filter calling fn on each of
+ * its namespaces and the global prefix, registered with ccnd (waits for
+ * the answers). 0, or negative (logged, or ccnx_client_error). */
+int ccnr_policy_start(struct ccnr *r, ccnx_interest_fn fn);
+/* A start-write of prefix was stored: when it is a new version of the
+ * policy that qualifies, it takes effect now; else the reason is logged. */
+void ccnr_policy_written(struct ccnr *r, const struct ccnx_name *prefix);
+void ccnr_policy_stop(struct ccnr *r);
 
 /* write.c: fetches prefix (a versioned name, copied) from start_segment on
  * and stores every verified object; nothing when a fetch of the same
@@ -77,6 +105,10 @@ int ccnr_write_start(struct ccnr *r, const struct ccnx_name *prefix, uint64_t st
 int ccnr_write_commit(struct ccnr *r);
 /* Commits what is pending and ends every fetch (for shutting down). */
 void ccnr_write_stop_all(struct ccnr *r);
+/* Calls fn for each fetch still running, with its prefix (a URI) and the
+ * objects it stored so far (committed), for the status page. */
+void ccnr_write_foreach(const struct ccnr *r,
+                        void (*fn)(void *arg, const char *uri, uint64_t stored), void *arg);
 
 /* main.c: takes the directory's lock (writing our pid into it): its fd,
  * or -1 when another process holds it, with that process's pid in *holder

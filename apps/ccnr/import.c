@@ -298,6 +298,8 @@ int ccnr_import_request(struct ccnr *r, const uint8_t *comp, size_t n, char *msg
         rc = ccnr_import_file(r->store, r->verifier, path, &c, msg, msglen);
     }
     r->refused += c.refused;
+    r->imports++;
+    r->imported += c.imported;
     if (rc < 0) {
         ccnr_log(CCNR_WARNING, "bulk import of %s failed: %s", path, msg);
         return rc;

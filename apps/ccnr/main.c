@@ -2,6 +2,7 @@
  * $CCNR_DIRECTORY, answers Interests for them through the local ccnd, and
  * stores content that publishers offer with the start-write protocol. */
 #include "ccnr.h"
+#include "status.h"
 
 #include "tool.h"
 #include "tool_signal.h"
@@ -11,6 +12,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +45,9 @@ static void usage(FILE *out)
             "  CCNR_START_WRITE_SCOPE_LIMIT  0..3 (default 3): answer start-writes whose\n"
             "                       Scope is at most this; 0 is read-only, 3 unlimited\n"
             "  CCNR_MAX_BYTES       the store's capacity, e.g. 4G (default 16G)\n"
+            "  CCNR_STATUS_PORT     TCP port of the status page (HTML at /, JSON at\n"
+            "                       /?f=json); unset: none\n"
+            "  CCNR_LISTEN_ON       its addresses (default 127.0.0.1 and ::1)\n"
             "ccnd is found as by every client (CCN_LOCAL_PORT, CCN_LOCAL_SOCKNAME).\n"
             "\n"
             "ccnr import FILE merges the ContentObjects of FILE (back-to-back ccnb, as\n"
@@ -135,8 +140,8 @@ static void open_all(struct ccnr *r)
         tool_die("out of memory");
     }
     if (ccnr_serve_start(r) != 0) {
-        tool_die("cannot register ccnx:/ with ccnd at %s: %s", ccnx_client_where(r->c),
-                 ccnx_client_error(r->c));
+        tool_die("cannot load the policy or register its namespaces with ccnd at %s: %s",
+                 ccnx_client_where(r->c), ccnx_client_error(r->c));
     }
 }
 
@@ -149,10 +154,38 @@ static void close_all(struct ccnr *r)
              (unsigned long long)st.objects, (unsigned long long)st.added,
              (unsigned long long)r->refused);
     ccnx_verifier_destroy(r->verifier);
+    ccnr_policy_stop(r);
     ccnx_client_destroy(r->c);
     ccnr_store_close(r->store);
     ccnx_keystore_close(r->ks);
     ccnr_settings_free(&r->set);
+}
+
+/* The loop: poll() over the client's connection (none while it is
+ * reconnecting: its timers bring the next attempt) and the status
+ * server's sockets, waking at least every LOOP_SLICE_MS to see the stop
+ * flag. The client reconnects by itself after a ccnd restart and registers
+ * the policy's namespaces again, so losing ccnd is not a reason to stop. */
+static void run_loop(struct ccnr *r, struct ccnr_status *st)
+{
+    struct pollfd p[1 + CCNR_STATUS_MAX_FDS];
+    while (!tool_stop_requested) {
+        p[0] = (struct pollfd){ccnx_client_fd(r->c), ccnx_client_poll_events(r->c), 0};
+        nfds_t n = 1 + ccnr_status_poll_fill(st, p + 1);
+        int wait = LOOP_SLICE_MS;
+        int t = ccnx_client_timeout_ms(r->c);
+        wait = t >= 0 && t < wait ? t : wait;
+        t = ccnr_status_timeout_ms(st);
+        wait = t >= 0 && t < wait ? t : wait;
+        if (poll(p, n, wait) < 0) {
+            if (errno != EINTR) {
+                tool_die("poll failed: %s", strerror(errno));
+            }
+            continue;
+        }
+        ccnr_status_process(st, p + 1);
+        ccnx_client_process(r->c);
+    }
 }
 
 /* ccnr import FILE: through a ccnr running on the directory, or alone. */
@@ -201,11 +234,12 @@ int main(int argc, char **argv)
     ccnr_log(CCNR_INFO, "serving %s (%s) through ccnd at %s", r.set.dir, ccnx_buf_cstr(&u),
              ccnx_client_where(r.c));
     ccnx_buf_free(&u);
-    /* the client reconnects by itself after a ccnd restart and registers
-     * ccnx:/ again, so losing ccnd is not a reason to stop */
-    while (!tool_stop_requested) {
-        ccnx_client_run(r.c, LOOP_SLICE_MS);
+    struct ccnr_status *st = NULL;
+    if (ccnr_status_open(&r, &st, err, sizeof err) != 0) {
+        tool_die("%s", err);
     }
+    run_loop(&r, st);
+    ccnr_status_close(st);
     close_all(&r);
     close(lock_fd);
     return 0;

@@ -1,16 +1,15 @@
-/* Answering Interests: name enumeration requests (<prefix>/%C1.E.be, see
- * enumerate.h) with the current list of children; others from the store
- * first, as the reference does, then
- * the repository protocol's commands (RepoProtocol.txt) for Interests that
- * allow new content to be made (AnswerOriginKind with the NEW bit):
+/* Answering Interests, which reach the repository for the namespaces of
+ * its policy (policy_apply.c registers them): name enumeration requests
+ * (<prefix>/%C1.E.be, see enumerate.h) with the current list of children;
+ * others from the store first, as the reference does, then the repository
+ * protocol's commands (RepoProtocol.txt) for Interests that allow new
+ * content to be made (AnswerOriginKind with the NEW bit):
  *   <prefix>/%C1.R.sw/<nonce>                        start-write
  *   <prefix>/%C1.R.sw-c/<nonce>/<segment>/<digest>   checked start-write
  *   /%C1.R.af~<filename>                             bulk import (import.c)
  * All are answered with a RepositoryInfo object named by the Interest's
  * name and signed with the repository's key; an Interest the store cannot
- * answer and that is no command gets no answer. Interests in ccnd's own
- * namespaces (%C1.M.S.localhost...) reach the repository only when ccnd
- * does not answer them itself, and the store answers them like any other. */
+ * answer and that is no command gets no answer. */
 #include "ccnr.h"
 #include "enumerate.h"
 
@@ -237,13 +236,5 @@ static int on_interest(void *arg, const uint8_t *ibuf, size_t len,
 
 int ccnr_serve_start(struct ccnr *r)
 {
-    struct ccnx_name root;
-    ccnx_name_init(&root);
-    uint64_t id;
-    int rc = ccnx_client_set_filter(r->c, &root, CCNX_FILTER_REGISTER, 0, on_interest, r, &id);
-    ccnx_name_free(&root);
-    if (rc == 0) {
-        rc = ccnx_client_wait_registered(r->c, id, 10000);
-    }
-    return rc;
+    return ccnr_policy_start(r, on_interest);
 }

@@ -5,6 +5,7 @@
 #include <ccnx/uri.h>
 
 #include <errno.h>
+#include <netdb.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,18 +50,25 @@ void ccnr_log(enum ccnr_level level, const char *fmt, ...)
 
 /* ---- Collecting the values ---- */
 
-enum setting { S_DEBUG, S_GLOBAL_PREFIX, S_SCOPE_LIMIT, S_MAX_BYTES, S_COUNT };
+enum setting {
+    S_DEBUG,
+    S_GLOBAL_PREFIX,
+    S_SCOPE_LIMIT,
+    S_MAX_BYTES,
+    S_STATUS_PORT,
+    S_LISTEN_ON,
+    S_COUNT
+};
 
 static const char *const setting_names[S_COUNT] = {
-    "CCNR_DEBUG", "CCNR_GLOBAL_PREFIX", "CCNR_START_WRITE_SCOPE_LIMIT", "CCNR_MAX_BYTES"};
+    "CCNR_DEBUG",     "CCNR_GLOBAL_PREFIX", "CCNR_START_WRITE_SCOPE_LIMIT",
+    "CCNR_MAX_BYTES", "CCNR_STATUS_PORT",   "CCNR_LISTEN_ON"};
 
 /* Settings of the reference that this repository has no use for (its index
- * B-tree, caches, status server, Sync): accepted in a config file written
- * for the reference, with a warning. */
-static const char *const foreign_prefixes[] = {
-    "CCNR_BTREE_", "CCNR_CONTENT_CACHE", "CCNR_MIN_SEND_BUFSIZE",
-    "CCNR_PROTO",  "CCNR_LISTEN_ON",     "CCNR_STATUS_PORT",
-    "CCNS_"};
+ * B-tree, caches, Sync): accepted in a config file written for the
+ * reference, with a warning. */
+static const char *const foreign_prefixes[] = {"CCNR_BTREE_", "CCNR_CONTENT_CACHE",
+                                               "CCNR_MIN_SEND_BUFSIZE", "CCNR_PROTO", "CCNS_"};
 
 struct raw {
     char *value[S_COUNT];
@@ -247,6 +255,62 @@ static int check_values(struct ccnr_settings *s, const struct raw *r, char *err,
     return 0;
 }
 
+/* CCNR_LISTEN_ON: numeric IPv4 or IPv6 addresses separated by spaces,
+ * commas or semicolons, as the reference's manual says. */
+static int parse_listen_on(struct ccnr_settings *s, const char *v, const char *where, char *err,
+                           size_t errlen)
+{
+    snprintf(s->status.listen_on_text, sizeof s->status.listen_on_text, "%s", v);
+    for (const char *p = v; *p != '\0';) {
+        size_t n = strcspn(p, " \t,;");
+        if (n > 0) {
+            struct addrinfo hints = {.ai_flags = AI_NUMERICHOST, .ai_socktype = SOCK_STREAM};
+            struct addrinfo *ai = NULL;
+            char addr[sizeof s->status.listen_on[0]];
+            int bad = n >= sizeof addr || s->status.listen_count == CCNR_LISTEN_MAX;
+            snprintf(addr, sizeof addr, "%.*s", (int)n, p);
+            bad = bad || getaddrinfo(addr, NULL, &hints, &ai) != 0;
+            if (ai != NULL) {
+                freeaddrinfo(ai);
+            }
+            if (bad) {
+                snprintf(err, errlen,
+                         "%s: CCNR_LISTEN_ON=%s: \"%.*s\" is not an IP address, or more than "
+                         "%d were given: list at most %d numeric addresses (e.g. 127.0.0.1 ::1)",
+                         where, v, (int)n, p, CCNR_LISTEN_MAX, CCNR_LISTEN_MAX);
+                return -1;
+            }
+            memcpy(s->status.listen_on[s->status.listen_count++], addr, sizeof addr);
+        }
+        p += n + (p[n] != '\0');
+    }
+    return 0;
+}
+
+/* The status server's two settings: no server without a port. */
+static int check_status(struct ccnr_settings *s, const struct raw *r, char *err, size_t errlen)
+{
+    const char *v = r->value[S_STATUS_PORT];
+    if (v != NULL && *v != '\0') {
+        char *end;
+        errno = 0;
+        unsigned long port = strtoul(v, &end, 10);
+        if (*v < '0' || *v > '9' || *end != '\0' || errno != 0 || port < 1 || port > 65535) {
+            snprintf(err, errlen,
+                     "%s: CCNR_STATUS_PORT=%s is not a TCP port: use a number from 1 to 65535, "
+                     "or leave it unset for no status server",
+                     r->where[S_STATUS_PORT], v);
+            return -1;
+        }
+        s->status.port = (unsigned)port;
+    }
+    v = r->value[S_LISTEN_ON];
+    if (v != NULL) {
+        return parse_listen_on(s, v, r->where[S_LISTEN_ON], err, errlen);
+    }
+    return 0;
+}
+
 static int find_directory(struct ccnr_settings *s, char *err, size_t errlen)
 {
     const char *d = getenv("CCNR_DIRECTORY");
@@ -295,6 +359,7 @@ int ccnr_settings_load(struct ccnr_settings *s, char *err, size_t errlen)
     rc = rc == 0 ? find_directory(s, err, errlen) : rc;
     rc = rc == 0 ? read_config(&r, s->dir, err, errlen) : rc;
     rc = rc == 0 ? check_values(s, &r, err, errlen) : rc;
+    rc = rc == 0 ? check_status(s, &r, err, errlen) : rc;
     for (int i = 0; i < S_COUNT; i++) {
         free(r.value[i]);
     }

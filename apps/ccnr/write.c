@@ -180,6 +180,7 @@ static void on_done(void *arg, int result, const char *error)
         ccnr_log(CCNR_INFO, "stored %s: %llu objects, %llu already held", ccnx_buf_cstr(&w->uri),
                  (unsigned long long)w->stored, (unsigned long long)w->duplicates);
         schedule_reap(r);
+        ccnr_policy_written(r, &w->prefix);
         return;
     }
     /* the fetch stops at the first object that does not verify */
@@ -228,6 +229,7 @@ int ccnr_write_start(struct ccnr *r, const struct ccnx_name *prefix, uint64_t st
         return CCNX_E_NOMEM;
     }
     w->r = r;
+    r->start_writes++;
     ccnx_name_init(&w->prefix);
     int rc = ccnx_name_copy(&w->prefix, prefix);
     rc = rc == 0 ? ccnx_uri_append_name(&w->uri, prefix) : rc;
@@ -258,4 +260,14 @@ void ccnr_write_stop_all(struct ccnr *r)
         ccnx_client_unschedule(r->c, r->reap_timer);
     }
     reap(r);
+}
+
+void ccnr_write_foreach(const struct ccnr *r,
+                        void (*fn)(void *arg, const char *uri, uint64_t stored), void *arg)
+{
+    for (struct ccnr_write *w = r->writes; w != NULL; w = w->next) {
+        if (!w->finished) {
+            fn(arg, ccnx_buf_cstr(&w->uri), w->stored);
+        }
+    }
 }
