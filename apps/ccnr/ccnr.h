@@ -43,6 +43,7 @@ struct ccnr_settings {
     struct ccnx_name global_prefix; /* CCNR_GLOBAL_PREFIX */
     enum ccnr_level debug;          /* CCNR_DEBUG */
     int start_write_scope_limit;    /* CCNR_START_WRITE_SCOPE_LIMIT, 0..3 */
+    int verify;                     /* CCNR_VERIFY: check signatures on ingest (default 1) */
     uint64_t max_bytes;             /* CCNR_MAX_BYTES, 0: the store's default */
     struct ccnr_status_set status;  /* CCNR_STATUS_PORT, CCNR_LISTEN_ON */
 };
@@ -123,7 +124,8 @@ struct ccnr_import_counts {
     uint64_t refused;  /* not verified or not storable */
 };
 /* Imports the ContentObjects of the file at path into the store, checking
- * signatures with v without fetching keys. msg gets "OK" or a diagnostic.
+ * signatures with v without fetching keys (v NULL: none checked, as
+ * CCNR_VERIFY=0 asks). msg gets "OK" or a diagnostic.
  * 0: all imported or held; 1: some refused, the others imported; -1:
  * the file was unreadable or malformed (nothing imported) or the store
  * failed (batches committed before stay). */

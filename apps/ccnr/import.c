@@ -137,7 +137,7 @@ static int import_one(struct import *im, const uint8_t *obj, size_t len,
         im->n->held++;
         return 0;
     }
-    rc = rc == 0 ? ccnx_verifier_check(im->v, obj, len, pc, NULL, NULL) : rc;
+    rc = rc == 0 && im->v != NULL ? ccnx_verifier_check(im->v, obj, len, pc, NULL, NULL) : rc;
     if (rc != 0) {
         refuse(im, obj, pc, refusal_reason(rc));
         return 0;
@@ -295,7 +295,7 @@ int ccnr_import_request(struct ccnr *r, const uint8_t *comp, size_t n, char *msg
     if (rc != 0) {
         snprintf(msg, msglen, "the store failed: %s", ccnx_strerror(rc));
     } else {
-        rc = ccnr_import_file(r->store, r->verifier, path, &c, msg, msglen);
+        rc = ccnr_import_file(r->store, r->set.verify ? r->verifier : NULL, path, &c, msg, msglen);
     }
     r->refused += c.refused;
     r->imports++;
@@ -460,7 +460,7 @@ static int import_here(const struct ccnr_settings *set, const char *file)
     }
     struct ccnx_verifier *v = NULL;
     struct ccnr_import_counts c;
-    int rc = ccnx_verifier_create(NULL, &v);
+    int rc = set->verify ? ccnx_verifier_create(NULL, &v) : 0;
     if (rc != 0) {
         snprintf(err, sizeof err, "%s", ccnx_strerror(rc));
         rc = -1;

@@ -45,6 +45,7 @@ static void usage(FILE *out)
             "  CCNR_START_WRITE_SCOPE_LIMIT  0..3 (default 3): answer start-writes whose\n"
             "                       Scope is at most this; 0 is read-only, 3 unlimited\n"
             "  CCNR_MAX_BYTES       the store's capacity, e.g. 4G (default 16G)\n"
+            "  CCNR_VERIFY          1: check signatures on ingest (default); 0: do not\n"
             "  CCNR_STATUS_PORT     TCP port of the status page (HTML at /, JSON at\n"
             "                       /?f=json); unset: none\n"
             "  CCNR_LISTEN_ON       its addresses (default 127.0.0.1 and ::1)\n"

@@ -57,12 +57,14 @@ enum setting {
     S_MAX_BYTES,
     S_STATUS_PORT,
     S_LISTEN_ON,
+    S_VERIFY,
     S_COUNT
 };
 
 static const char *const setting_names[S_COUNT] = {
     "CCNR_DEBUG",     "CCNR_GLOBAL_PREFIX", "CCNR_START_WRITE_SCOPE_LIMIT",
-    "CCNR_MAX_BYTES", "CCNR_STATUS_PORT",   "CCNR_LISTEN_ON"};
+    "CCNR_MAX_BYTES", "CCNR_STATUS_PORT",   "CCNR_LISTEN_ON",
+    "CCNR_VERIFY"};
 
 /* Settings of the reference that this repository has no use for (its index
  * B-tree, caches, Sync): accepted in a config file written for the
@@ -231,6 +233,18 @@ static int check_values(struct ccnr_settings *s, const struct raw *r, char *err,
             return -1;
         }
         s->start_write_scope_limit = v[0] - '0';
+    }
+    v = r->value[S_VERIFY];
+    s->verify = 1;
+    if (v != NULL && *v != '\0') {
+        if ((v[0] != '0' && v[0] != '1') || v[1] != '\0') {
+            snprintf(err, errlen,
+                     "%s: CCNR_VERIFY=%s is not 0 or 1: use 1 (check every object's signature, "
+                     "the default) or 0 (store objects unchecked)",
+                     r->where[S_VERIFY], v);
+            return -1;
+        }
+        s->verify = v[0] == '1';
     }
     v = r->value[S_MAX_BYTES];
     if (v != NULL && *v != '\0' &&

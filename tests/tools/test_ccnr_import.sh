@@ -149,4 +149,14 @@ import e1 good2.ccnb
 expect e1 1 "no answer from the repository through ccnd at"
 [ -z "$(ls -A "$CCNR_DIRECTORY/import")" ] || fail "e1: the copy was left in the import folder"
 stop_ccnr
+
+# (f) CCNR_VERIFY=0, in a fresh store: nothing is checked, so what was
+# refused above goes in; a value other than 0 or 1 is a settings error.
+unset CCNR_START_WRITE_SCOPE_LIMIT
+export CCNR_DIRECTORY="$T/unchecked"
+mkdir -p "$CCNR_DIRECTORY"
+CCNR_VERIFY=0 import f1 refused.ccnb
+expect f1 0 "3 objects imported, 0 already held, 0 refused"
+CCNR_VERIFY=2 import f2 refused.ccnb
+expect f2 1 "CCNR_VERIFY=2 is not 0 or 1"
 echo "PASS"
