@@ -12,9 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BATCH_OBJECTS                                                                              \
-    1024 /* 256 gave about 70 MB/s of ingest, 1024 about 110 (two syncs per commit) */
-#define COMMIT_MS 200
+/* Each commit syncs twice: 256 objects a batch gave about 70 MB/s of
+ * ingest, 1024 about 110 (docs/benchmarks.md, "Repository end to end"). */
+#define BATCH_OBJECTS 1024
+#define COMMIT_MS     200
 
 struct ccnr_write {
     struct ccnr_write *next;
