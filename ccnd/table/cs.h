@@ -107,7 +107,7 @@ int cs_insert(struct cs *cs, const uint8_t *obj, size_t len, const struct ccnx_c
               const uint8_t digest[32], uint64_t now, const struct cs_entry **out);
 
 /* The object the store answers the Interest with, or NULL. Counts a hit or
- * a miss, refreshes the object's LRU position and applies the mark-stale
+ * a miss, marks the object used (second chance) and applies the mark-stale
  * bit (with Scope 0). The entry stays valid until the next call that
  * inserts, removes or changes the capacity. */
 const struct cs_entry *cs_lookup(struct cs *cs, const uint8_t *ibuf,
