@@ -289,20 +289,23 @@ static void fill(struct ccnx_fetch *f)
 
 /* ---- Receiving ---- */
 
-/* With on_object the reordering buffer holds whole objects (it was given
- * them by accept_segment), so the content is found again by parsing: the
- * object parsed when it arrived, so this cannot fail. */
-static void deliver(struct ccnx_fetch *f, uint64_t seg, const uint8_t *p, size_t n)
+/* With on_object, p[0..n) is the whole object: its parse `pc` when the
+ * caller has it (a segment delivered as it arrives), else (one that waited
+ * in the reordering buffer, which holds whole objects then) found again by
+ * parsing, which cannot fail for an object that parsed when it arrived. */
+static void deliver(struct ccnx_fetch *f, uint64_t seg, const uint8_t *p, size_t n,
+                    const struct ccnx_content_parsed *known)
 {
     if (f->p.on_object != NULL) {
-        struct ccnx_content_parsed pc;
+        struct ccnx_content_parsed own;
+        const struct ccnx_content_parsed *pc = known != NULL ? known : &own;
         f->p.on_object(f->p.arg, seg, p, n);
-        if (ccnx_content_parse(p, n, &pc) != 0) {
+        if (known == NULL && ccnx_content_parse(p, n, &own) != 0) {
             finish(f, CCNX_E_VALUE, "segment %llu no longer parses", (unsigned long long)seg);
             return;
         }
-        p += pc.content_value.off;
-        n = pc.content_value.len;
+        p += pc->content_value.off;
+        n = pc->content_value.len;
     }
     f->stats.bytes += n;
     f->stats.segments++;
@@ -332,10 +335,10 @@ static void accept_segment(struct ccnx_fetch *f, uint64_t seg, const uint8_t *ob
     }
     sl->state = SLOT_IDLE;
     ccnx_reorder_skip(&f->ro);
-    deliver(f, seg, p, n);
+    deliver(f, seg, p, n, pc);
     while (!f->done && ccnx_reorder_pop(&f->ro, &p, &n)) {
         slot_of(f, f->ro.base - 1)->state = SLOT_IDLE;
-        deliver(f, f->ro.base - 1, p, n);
+        deliver(f, f->ro.base - 1, p, n, NULL);
     }
     if (!f->done && f->final_seg >= 0 && f->ro.base > (uint64_t)f->final_seg) {
         finish(f, 0, "%s", "");
