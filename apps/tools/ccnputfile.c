@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "tool.h"
+#include "tool_client.h"
 #include "tool_signal.h"
 
 #define REGISTER_WAIT_MS 5000
@@ -47,6 +48,7 @@ struct job {
     int fd;
     uint64_t size;
     int in_repo;
+    int stored;   /* the repository answered for the final segment itself */
     int progress; /* stderr is a terminal */
     int64_t started_ms;
 };
@@ -58,8 +60,9 @@ static void usage(FILE *f)
             "       [-k KEYSTORE] URI FILE\n"
             "Publish FILE under URI as a versioned, segmented stream (URI/<version>/%%00, ...),\n"
             "signed in Merkle batches. When a repository answers the start-write it stores\n"
-            "the file and %s exits once it has fetched every segment; otherwise the file\n"
-            "is served from memory until interrupted (SIGINT, SIGTERM) or for -x SECONDS.\n"
+            "the file, and %s exits once the repository has fetched every segment and\n"
+            "answers itself for the last one; otherwise the file is served from memory\n"
+            "until interrupted (SIGINT, SIGTERM) or for -x SECONDS.\n"
             "\n"
             "  -b BLOCKSIZE  bytes per segment, 1 to %d (default %d)\n"
             "  -f SECONDS    FreshnessSeconds of every segment\n"
@@ -75,7 +78,7 @@ static void usage(FILE *f)
             "Progress is shown on standard error when it is a terminal; a summary line\n"
             "with the goodput ends every run.\n"
             "Exit status: 0 published, 1 failure (no ccnd, unreadable file, registration\n"
-            "refused, repository stopped fetching), 2 usage.\n",
+            "refused, repository stopped fetching or did not confirm, interrupted), 2 usage.\n",
             tool_name(), tool_name(), CCNX_SEQWRITER_BLOCK_MAX, CCNX_SEQWRITER_BLOCK_DEFAULT);
 }
 
@@ -313,7 +316,13 @@ static void summary(struct job *j)
     if (j->progress) {
         fputc('\n', stderr);
     }
-    if (j->in_repo) {
+    if (j->in_repo && !j->stored) {
+        tool_warn("%s %s: the repository fetched %llu of %llu segments%s",
+                  tool_stop_requested ? "interrupted storing" : "cannot confirm storing",
+                  (const char *)j->uri.data, (unsigned long long)st.segments_sent,
+                  (unsigned long long)st.segments,
+                  tool_stop_requested ? "" : " but did not answer for the last one; see its log");
+    } else if (j->in_repo) {
         tool_warn("stored %s in a repository: %llu bytes in %llu segments, %.2f s, %.1f MB/s",
                   (const char *)j->uri.data, (unsigned long long)st.bytes,
                   (unsigned long long)st.segments, secs, mbps);
@@ -349,6 +358,7 @@ int main(int argc, char **argv)
     write_file(&j);
     if (j.in_repo) {
         wait_repository(&j);
+        j.stored = !tool_stop_requested && tool_confirm_stored(j.w, j.o.scope);
     } else {
         serve(&j);
     }
@@ -356,7 +366,7 @@ int main(int argc, char **argv)
     while (ccnx_client_output_pending(j.c) > 0 && ccnx_client_now_ms() < end) {
         step(&j, 10);
     }
-    int ok = !j.in_repo || ccnx_seqwriter_all_sent(j.w);
+    int ok = !j.in_repo || j.stored;
     summary(&j);
     ccnx_seqwriter_destroy(j.w);
     ccnx_client_destroy(j.c);

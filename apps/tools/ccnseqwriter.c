@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "tool.h"
+#include "tool_client.h"
 #include "tool_signal.h"
 
 #define SEQW_BLOCK_MAX   8192 /* the reference tool's limit */
@@ -43,7 +44,8 @@ static void usage(FILE *f)
             "\n"
             "  -b BLOCKSIZE  bytes per segment, 1 to %d (default %d)\n"
             "  -r            ask a repository to store the stream (start-write); fail when\n"
-            "                none answers within 60 s\n"
+            "                none answers within 60 s, or when it does not answer itself\n"
+            "                for the final segment within 20 s of fetching everything\n"
             "  -s SCOPE      scope of the start-write: 1 local (default), 2 neighbourhood,\n"
             "                3 unlimited\n"
             "  -x SECONDS    FreshnessSeconds of every segment\n"
@@ -51,7 +53,7 @@ static void usage(FILE *f)
             "  -h, --help    show this help\n"
             "\n"
             "Exit status: 0 every segment was fetched, 1 failure (no ccnd, no repository,\n"
-            "registration refused, interrupted), 2 usage.\n",
+            "repository did not confirm, registration refused, interrupted), 2 usage.\n",
             tool_name(), SEQW_BLOCK_MAX, CCNX_SEQWRITER_BLOCK_DEFAULT);
 }
 
@@ -227,6 +229,11 @@ int main(int argc, char **argv)
         tool_warn("interrupted: %llu of %llu segments of %s were fetched",
                   (unsigned long long)st.segments_sent, (unsigned long long)st.segments,
                   ccnx_buf_cstr(&uri));
+    } else if (o.repo && !tool_confirm_stored(w, o.scope)) {
+        ok = 0;
+        tool_warn("the repository fetched all of %s but did not answer for its final segment%s",
+                  ccnx_buf_cstr(&uri),
+                  tool_stop_requested ? " before the interruption" : "; see its log");
     } else if (o.verbose) {
         tool_warn("%llu bytes in %llu segments (%llu signatures) under %s",
                   (unsigned long long)st.bytes, (unsigned long long)st.segments,

@@ -337,3 +337,36 @@ int ccnx_seqwriter_start_write(struct ccnx_seqwriter *w, const struct ccnx_repo_
     }
     return ccnx_repo_start_write(w->client, &w->vname, &checked, reply, ri);
 }
+
+int ccnx_seqwriter_confirm_stored(struct ccnx_seqwriter *w, const struct ccnx_repo_write_opts *o,
+                                  int wait_ms)
+{
+    struct ccnx_seqwriter_stats st;
+    ccnx_seqwriter_get_stats(w, &st);
+    size_t len = 0;
+    const uint8_t *obj =
+        st.final_segment < 0 ? NULL : ccnx_seqwriter_segment(w, (uint64_t)st.final_segment, &len);
+    struct ccnx_content_parsed pc;
+    if (w->client == NULL || obj == NULL || ccnx_content_parse(obj, len, &pc) != 0) {
+        return CCNX_E_INVAL;
+    }
+    struct ccnx_interest_params ip;
+    ccnx_interest_params_init(&ip);
+    ip.name = obj + pc.name.off;
+    ip.name_len = pc.name.len;
+    ip.max_suffix = 1;
+    ip.answer_origin_kind = CCNX_AOK_NEW;
+    ip.scope = o->scope >= 0 && o->scope < 3 ? o->scope : -1;
+    ip.lifetime_units = (int64_t)wait_ms * 4096 / 1000;
+    struct ccnx_buf interest = CCNX_BUF_INIT, answer = CCNX_BUF_INIT;
+    int rc = ccnx_interest_build(&interest, &ip);
+    if (rc == 0) {
+        rc = ccnx_client_get(w->client, interest.data, interest.len, wait_ms, &answer);
+    }
+    if (rc == 0 && (answer.len != len || memcmp(answer.data, obj, len) != 0)) {
+        rc = CCNX_E_NOTFOUND;
+    }
+    ccnx_buf_free(&answer);
+    ccnx_buf_free(&interest);
+    return rc;
+}

@@ -260,8 +260,10 @@ static void test_ccnpoke_version_type_and_timeout(void **state)
 
 /* Fetches every segment of the stream whose segment 0 is *first, checking
  * FinalBlockID is on the last one only, and appends the content to data. */
+/* Fetches every segment after `first`, appending their contents to data;
+ * the final segment's object goes to *last when last is not NULL. */
 static void fetch_stream(struct ccnx_buf *first, struct ccnx_content_parsed *pc0,
-                         struct ccnx_buf *data, uint64_t *segments)
+                         struct ccnx_buf *data, uint64_t *segments, struct ccnx_buf *last)
 {
     struct ccnx_name versioned;
     ccnx_name_init(&versioned);
@@ -292,6 +294,10 @@ static void fetch_stream(struct ccnx_buf *first, struct ccnx_content_parsed *pc0
         fetch_verified(versioned.enc.data, versioned.enc.len, (int64_t)seg, &obj, &pc);
     }
     *segments = seg + 1;
+    if (last != NULL) {
+        ccnx_buf_reset(last);
+        ccnx_buf_append(last, obj.data, obj.len);
+    }
     ccnx_buf_free(&obj);
     ccnx_name_free(&versioned);
 }
@@ -315,7 +321,7 @@ static void test_ccnputfile_serves_file(void **state)
     assert_int_equal(pc.name_count, n.count + 2);
     assert_int_equal(pc.content_value.len, CCNX_SEQWRITER_BLOCK_DEFAULT);
     uint64_t segments = 0;
-    fetch_stream(&obj, &pc, &data, &segments);
+    fetch_stream(&obj, &pc, &data, &segments, NULL);
     assert_int_equal(segments, (sizeof content + 4095) / 4096);
     assert_int_equal(data.len, sizeof content);
     assert_memory_equal(data.data, content, sizeof content);
@@ -365,13 +371,40 @@ struct fake_repo {
     struct ccnx_client *c;
     struct ccnx_name versioned; /* what the start-write asked to store */
     int asked;
+    int holds;             /* answers for the final segment once fetched */
+    struct ccnx_buf final; /* the final segment, when fetched */
+    int confirm_asked;     /* Interests for it that no content store may answer */
 };
+
+/* The writer's check that the repository holds the stream: an Interest
+ * for the final segment that only new content may answer. */
+static int repo_confirm(struct fake_repo *r, const uint8_t *interest,
+                        const struct ccnx_interest_parsed *pi)
+{
+    if (r->final.len == 0 || ccnx_interest_aok(pi) != CCNX_AOK_NEW) {
+        return 0;
+    }
+    struct ccnx_content_parsed pc;
+    assert_int_equal(ccnx_content_parse(r->final.data, r->final.len, &pc), 0);
+    if (pi->name.len != pc.name.len ||
+        memcmp(interest + pi->name.off, r->final.data + pc.name.off, pc.name.len) != 0) {
+        return 0;
+    }
+    r->confirm_asked++;
+    if (r->holds) {
+        assert_int_equal(ccnx_client_put(r->c, r->final.data, r->final.len), 0);
+    }
+    return 1;
+}
 
 static int repo_interest(void *arg, const uint8_t *interest, size_t len,
                          const struct ccnx_interest_parsed *pi)
 {
     (void)len;
     struct fake_repo *r = arg;
+    if (repo_confirm(r, interest, pi)) {
+        return 1;
+    }
     struct ccnx_name n;
     ccnx_name_init(&n);
     assert_int_equal(ccnx_name_set_ccnb(&n, interest + pi->name.off, pi->name.len), 0);
@@ -436,14 +469,16 @@ static void fake_repo_fetch(struct fake_repo *r, struct ccnx_buf *data, uint64_t
     struct ccnx_buf obj = CCNX_BUF_INIT;
     struct ccnx_content_parsed pc;
     fetch_verified(r->versioned.enc.data, r->versioned.enc.len, 0, &obj, &pc);
-    fetch_stream(&obj, &pc, data, segments);
+    fetch_stream(&obj, &pc, data, segments, &r->final);
     g_client = saved;
     ccnx_buf_free(&obj);
 }
 
-static void test_ccnputfile_into_repository(void **state)
+/* ccnputfile stores a 21-segment file into a fake repository, which
+ * answers (holds) or ignores the final check; ccnputfile's exit status and
+ * last line. */
+static int put_into_fake_repo(int holds, const char *uri)
 {
-    (void)state;
     static uint8_t content[20500];
     fill(content, sizeof content);
     char file[128];
@@ -451,7 +486,8 @@ static void test_ccnputfile_into_repository(void **state)
     write_file(file, content, sizeof content);
     struct fake_repo r;
     fake_repo_start(&r, "ccnx:/pub/repo");
-    const char *args[] = {"-v", "-b", "1000", "ccnx:/pub/repo/doc", file, NULL};
+    r.holds = holds;
+    const char *args[] = {"-v", "-b", "1000", uri, file, NULL};
     pid_t pid = spawn("ccnputfile", args, NULL);
     fake_repo_wait_asked(&r);
     struct ccnx_buf data = CCNX_BUF_INIT;
@@ -460,13 +496,36 @@ static void test_ccnputfile_into_repository(void **state)
     assert_int_equal(segments, 21);
     assert_int_equal(data.len, sizeof content);
     assert_memory_equal(data.data, content, sizeof content);
-    /* Everything fetched: ccnputfile ends by itself. */
-    assert_int_equal(wait_exit(pid, 8000), 0);
+    /* Everything fetched: ccnputfile asks the repository itself for the
+     * final segment, then ends by itself. */
+    struct ccnx_client *saved = g_client;
+    g_client = r.c;
+    int status = wait_exit(pid, 30000);
+    g_client = saved;
+    assert_true(r.confirm_asked >= 1);
     assert_output_has("ccnputfile", "err", "repository ccnx:/fake/repo accepted the start-write");
-    assert_output_has("ccnputfile", "err", "stored ccnx:/pub/repo/doc/%FD");
     ccnx_buf_free(&data);
+    ccnx_buf_free(&r.final);
     ccnx_name_free(&r.versioned);
     ccnx_client_destroy(r.c);
+    return status;
+}
+
+static void test_ccnputfile_into_repository(void **state)
+{
+    (void)state;
+    assert_int_equal(put_into_fake_repo(1, "ccnx:/pub/repo/doc"), 0);
+    assert_output_has("ccnputfile", "err", "stored ccnx:/pub/repo/doc/%FD");
+}
+
+/* A repository that fetched everything but does not answer for the final
+ * segment (it lost the tail, or has not stored it): not "stored". */
+static void test_ccnputfile_repository_unconfirmed(void **state)
+{
+    (void)state;
+    assert_int_equal(put_into_fake_repo(0, "ccnx:/pub/repo/lost"), 1);
+    assert_output_has("ccnputfile", "err", "cannot confirm storing ccnx:/pub/repo/lost/%FD");
+    assert_output_has("ccnputfile", "err", "the repository fetched 21 of 21 segments");
 }
 
 /* ---- ccnseqwriter ---- */
@@ -488,7 +547,7 @@ static void test_ccnseqwriter_stream(void **state)
     fetch_verified(n.enc.data, n.enc.len, -1, &obj, &pc);
     assert_int_equal(pc.freshness, 20);
     uint64_t segments = 0;
-    fetch_stream(&obj, &pc, &data, &segments);
+    fetch_stream(&obj, &pc, &data, &segments, NULL);
     assert_int_equal(segments, 11);
     assert_memory_equal(data.data, content, sizeof content);
     /* Every segment fetched once: it exits by itself. */
@@ -515,6 +574,7 @@ int main(void)
         cmocka_unit_test(test_ccnputfile_serves_file),
         cmocka_unit_test(test_ccnputfile_errors),
         cmocka_unit_test(test_ccnputfile_into_repository),
+        cmocka_unit_test(test_ccnputfile_repository_unconfirmed),
         cmocka_unit_test(test_ccnseqwriter_stream),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

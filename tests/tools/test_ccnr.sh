@@ -113,6 +113,15 @@ timeout 10 "$B/ccnpeek" -s 1 -c "ccnx:/rt/none/%FD%01/%C1.R.sw-c/$NONCE/%00/$DIG
 "$B/ccn_ccnbtoxml" "$T/swc2.ccnb" >"$T/swc2.xml" 2>"$T/swc2-xml.err" || fail "reply 2 is not ccnb"
 grep -q 'INFO' "$T/swc2.xml" || fail "checked start-write of a missing object: not INFO"
 
+# (c0) ccnseqwriter -r streams standard input into the repository and exits
+# once ccnr itself answers for the final segment.
+head -c 300000 /dev/urandom >"$T/stream"
+timeout 60 "$B/ccnseqwriter" -r -v ccnx:/st/stream <"$T/stream" 2>"$T/seqw.err" ||
+    fail "ccnseqwriter -r: $(tail -n 2 "$T/seqw.err")"
+timeout 30 "$B/ccncat" ccnx:/st/stream >"$T/stream.back" 2>"$T/stream-cat.err" ||
+    fail "ccncat of the stream ccnseqwriter stored: $(cat "$T/stream-cat.err")"
+cmp -s "$T/stream" "$T/stream.back" || fail "the stream read back differs from what was written"
+
 # (c1) the reference's own start-write Interest (ccnseqwriter -r, from the
 # vectors), sent as its bytes over TCP: the reply is a RepositoryInfo INFO.
 exec 3<>"/dev/tcp/127.0.0.1/$CCN_LOCAL_PORT" || fail "no TCP connection to ccnd"

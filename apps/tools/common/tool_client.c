@@ -1,8 +1,10 @@
 #include "tool_client.h"
 
 #include "tool.h"
+#include "tool_signal.h"
 
 #include <ccnx/buf.h>
+#include <ccnx/error.h>
 #include <ccnx/uri.h>
 
 #include <stdlib.h>
@@ -39,6 +41,31 @@ double tool_seconds(const char *text, char option, double min, double max)
         tool_usage_error("-%c wants seconds from %g to %g, not '%s'", option, min, max, text);
     }
     return v;
+}
+
+#define CONFIRM_S      20 /* a loaded repository may take seconds to commit a batch */
+#define CONFIRM_TRY_MS 1000
+
+int tool_confirm_stored(struct ccnx_seqwriter *w, int scope)
+{
+    struct ccnx_repo_write_opts o;
+    ccnx_repo_write_opts_init(&o);
+    o.scope = scope;
+    int64_t end = ccnx_client_now_ms() + CONFIRM_S * 1000;
+    while (!tool_stop_requested && ccnx_client_now_ms() < end) {
+        int rc = ccnx_seqwriter_confirm_stored(w, &o, CONFIRM_TRY_MS);
+        if (rc == 0) {
+            return 1;
+        }
+        if (rc == CCNX_E_IO) {
+            tool_die("lost the connection to ccnd");
+        }
+        if (rc != CCNX_E_NOTFOUND) {
+            tool_warn("cannot ask the repository for the final segment: %s", ccnx_strerror(rc));
+            return 0;
+        }
+    }
+    return 0;
 }
 
 const char *tool_uri(const uint8_t *enc, size_t len)

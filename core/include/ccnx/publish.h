@@ -207,4 +207,17 @@ int ccnx_repo_start_write(struct ccnx_client *c, const struct ccnx_name *name,
 int ccnx_seqwriter_start_write(struct ccnx_seqwriter *w, const struct ccnx_repo_write_opts *o,
                                struct ccnx_buf *reply, struct ccnx_repo_info *ri);
 
+/* After a start-write, once every segment was fetched (all_sent): asks the
+ * repository itself for the final segment, with an Interest whose
+ * AnswerOriginKind excludes content stores (Scope as o->scope), and waits
+ * up to wait_ms. A repository answers from what it has committed, and it
+ * commits a stream in order, so the answer stands for the whole stream:
+ * the segments no longer depend on ccnd's buffers or on this writer. 0 when
+ * the answer is exactly the final segment; CCNX_E_NOTFOUND when none came
+ * (the caller may ask again: a repository commits in batches);
+ * CCNX_E_INVAL when the writer is not closed or has no client; CCNX_E_IO
+ * when ccnd is gone. */
+int ccnx_seqwriter_confirm_stored(struct ccnx_seqwriter *w, const struct ccnx_repo_write_opts *o,
+                                  int wait_ms);
+
 #endif
