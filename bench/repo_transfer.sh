@@ -83,8 +83,8 @@ for r in $(seq "$ROUNDS"); do
     line=$(grep 'in a repository' "$T/put.err") || die "ccnputfile did not store into ccnr"
     name=$(echo "$line" | sed -n 's/.*stored \(ccnx:[^ ]*\) in a repository.*/\1/p')
     ingest=$(echo "$line" | sed -n 's/.*, \([0-9.]*\) MB\/s.*/\1/p')
-    # ccnputfile reports as soon as ccnr answered its last segment: wait
-    # until ccnr has committed the write before taking ccnd away.
+    # ccnputfile reports once ccnr answered for the final segment, that is
+    # once it committed the write; its own log line may come a little later.
     for _ in $(seq 600); do grep -q "stored $name:" "$T/ccnr.err" && break; sleep 0.05; done
     "$B/ccndstop" >/dev/null 2>&1
     start_ccnd

@@ -204,6 +204,19 @@ static int enumerate(struct ccnr *r, const uint8_t *ibuf, const struct ccnx_inte
     return ccnr_enum_answer(r->store, key, ibuf, pi, prefix, obj);
 }
 
+/* Straight from the store's map into the output to ccnd: one copy. The
+ * Interest counts as answered even when ccnd is gone: there is no one
+ * else to answer it. */
+static int send_answer(void *arg, const uint8_t *obj, size_t len)
+{
+    struct ccnr *r = arg;
+    int rc = ccnx_client_put(r->c, obj, len);
+    if (rc != 0) {
+        ccnr_log(CCNR_ERROR, "cannot send an answer to ccnd: %s", ccnx_strerror(rc));
+    }
+    return 0;
+}
+
 static int on_interest(void *arg, const uint8_t *ibuf, size_t len,
                        const struct ccnx_interest_parsed *pi)
 {
@@ -212,21 +225,22 @@ static int on_interest(void *arg, const uint8_t *ibuf, size_t len,
     struct ccnx_buf obj = CCNX_BUF_INIT;
     struct ccnx_name prefix;
     ccnx_name_init(&prefix);
-    int rc = ccnr_enum_request(ibuf + pi->name.off, pi->name.len, &prefix) == 1
-                 ? enumerate(r, ibuf, pi, &prefix, &obj)
-                 : ccnr_store_lookup(r->store, ibuf, pi, &obj);
-    ccnx_name_free(&prefix);
-    if (rc == 1) {
-        rc = ccnx_client_put(r->c, obj.data, obj.len);
-        if (rc != 0) {
-            ccnr_log(CCNR_ERROR, "cannot send an answer to ccnd: %s", ccnx_strerror(rc));
+    int rc;
+    if (ccnr_enum_request(ibuf + pi->name.off, pi->name.len, &prefix) == 1) {
+        rc = enumerate(r, ibuf, pi, &prefix, &obj);
+        if (rc == 1) {
+            send_answer(r, obj.data, obj.len);
         }
-        ccnx_buf_free(&obj);
+    } else {
+        rc = ccnr_store_answer(r->store, ibuf, pi, send_answer, r);
+    }
+    ccnx_name_free(&prefix);
+    ccnx_buf_free(&obj);
+    if (rc == 1) {
         return 1;
     }
-    ccnx_buf_free(&obj);
     if (rc < 0) {
-        ccnr_log(CCNR_ERROR, "store lookup failed: %s", ccnx_strerror(rc));
+        ccnr_log(CCNR_ERROR, "cannot answer from the store: %s", ccnx_strerror(rc));
     }
     if ((ccnx_interest_aok(pi) & CCNX_AOK_NEW) == 0) {
         return 0;

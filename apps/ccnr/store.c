@@ -515,14 +515,15 @@ static const void *walk_current(void *store, struct ccnx_match_candidate *out)
 
 static const struct ccnx_match_cursor_ops walk_ops = {walk_seek, walk_next, walk_current};
 
-/* Copies the chosen object (the walk saw it, so it is in the seen list). */
-static int copy_seen(struct ccnr_store *s, const void *chosen, struct ccnx_buf *out)
+/* Hands the chosen object to fn (the walk saw it, so it is in the seen
+ * list): 1, or fn's error. */
+static int emit_seen(struct ccnr_store *s, const void *chosen, ccnr_store_answer_fn fn, void *arg)
 {
     const struct seen *v = (const struct seen *)(const void *)s->seen.data;
     for (size_t i = s->seen.len / sizeof *v; i-- > 0;) {
         if (v[i].p == chosen) {
-            ccnx_buf_reset(out);
-            return ccnx_buf_append(out, v[i].p, v[i].n) == 0 ? 1 : CCNX_E_NOMEM;
+            int rc = fn(arg, v[i].p, v[i].n);
+            return rc == 0 ? 1 : rc;
         }
     }
     return CCNX_E_IO;
@@ -557,7 +558,7 @@ static int first_exact(MDB_cursor *cur, uint8_t *key, size_t klen, MDB_val *k, M
  * reading and parsing the objects on the way. 1 or 0 with the answer in
  * out, LOOKUP_WALK, or a negative error. */
 static int lookup_plain(struct ccnr_store *s, const uint8_t *ibuf,
-                        const struct ccnx_interest_parsed *pi, struct ccnx_buf *out)
+                        const struct ccnx_interest_parsed *pi, ccnr_store_answer_fn fn, void *arg)
 {
     int exact = pi->has_max_suffix && pi->max_suffix == 1;
     if ((pi->has_min_suffix && pi->min_suffix > 1) || (pi->has_max_suffix && !exact) ||
@@ -589,8 +590,8 @@ static int lookup_plain(struct ccnr_store *s, const uint8_t *ibuf,
         rc = first_exact(cur, key, klen, &k, &v);
     }
     if (rc == 0) {
-        ccnx_buf_reset(out);
-        rc = ccnx_buf_append(out, v.mv_data, v.mv_size) == 0 ? 1 : CCNX_E_NOMEM;
+        rc = fn(arg, v.mv_data, v.mv_size);
+        rc = rc == 0 ? 1 : rc;
     } else if (rc != LOOKUP_WALK) {
         rc = rc == MDB_NOTFOUND ? 0 : map_error(rc);
     }
@@ -598,17 +599,17 @@ static int lookup_plain(struct ccnr_store *s, const uint8_t *ibuf,
     return rc;
 }
 
-int ccnr_store_lookup(struct ccnr_store *s, const uint8_t *ibuf,
-                      const struct ccnx_interest_parsed *pi, struct ccnx_buf *out)
+int ccnr_store_answer(struct ccnr_store *s, const uint8_t *ibuf,
+                      const struct ccnx_interest_parsed *pi, ccnr_store_answer_fn fn, void *arg)
 {
-    if (s == NULL || ibuf == NULL || pi == NULL || out == NULL) {
+    if (s == NULL || ibuf == NULL || pi == NULL || fn == NULL) {
         return CCNX_E_INVAL;
     }
     int rc = read_begin(s);
     if (rc != 0) {
         return rc;
     }
-    if ((rc = lookup_plain(s, ibuf, pi, out)) != LOOKUP_WALK) {
+    if ((rc = lookup_plain(s, ibuf, pi, fn, arg)) != LOOKUP_WALK) {
         read_end(s);
         s->st.lookups++;
         s->st.hits += rc == 1;
@@ -628,12 +629,25 @@ int ccnr_store_lookup(struct ccnr_store *s, const uint8_t *ibuf,
     any.answer_origin_kind = CCNX_AOK_CS | CCNX_AOK_STALE;
     ccnx_buf_reset(&s->seen);
     const void *chosen = ccnx_match_pick_cursor(&walk_ops, &w, ibuf, &any, CCNX_MATCH_MAX_PROBES);
-    rc = w.err != 0 ? w.err : chosen == NULL ? 0 : copy_seen(s, chosen, out);
+    rc = w.err != 0 ? w.err : chosen == NULL ? 0 : emit_seen(s, chosen, fn, arg);
     mdb_cursor_close(w.cur);
     read_end(s);
     s->st.lookups++;
     s->st.hits += rc == 1;
     return rc;
+}
+
+static int copy_out(void *arg, const uint8_t *obj, size_t len)
+{
+    struct ccnx_buf *out = arg;
+    ccnx_buf_reset(out);
+    return ccnx_buf_append(out, obj, len) == 0 ? 0 : CCNX_E_NOMEM;
+}
+
+int ccnr_store_lookup(struct ccnr_store *s, const uint8_t *ibuf,
+                      const struct ccnx_interest_parsed *pi, struct ccnx_buf *out)
+{
+    return out == NULL ? CCNX_E_INVAL : ccnr_store_answer(s, ibuf, pi, copy_out, out);
 }
 
 /* ---- Children ---- */

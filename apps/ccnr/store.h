@@ -83,6 +83,13 @@ void ccnr_store_abort(struct ccnr_store *s);
  * error. Sees committed objects only, also while a batch is open. */
 int ccnr_store_lookup(struct ccnr_store *s, const uint8_t *ibuf,
                       const struct ccnx_interest_parsed *pi, struct ccnx_buf *out);
+/* The same pick handed to fn in place, inside the store's map (no copy;
+ * the bytes are valid only during the call). fn returns 0 or a negative
+ * error. 1 when fn took it, 0 for none, or a negative error (fn's, when it
+ * returned one). */
+typedef int (*ccnr_store_answer_fn)(void *arg, const uint8_t *obj, size_t len);
+int ccnr_store_answer(struct ccnr_store *s, const uint8_t *ibuf,
+                      const struct ccnx_interest_parsed *pi, ccnr_store_answer_fn fn, void *arg);
 /* 1 when the object with this full name (encoded Name element + digest)
  * is held (committed), 0 when not, or a negative error. */
 int ccnr_store_has(struct ccnr_store *s, const uint8_t *name, size_t name_len,

@@ -6,50 +6,11 @@
 # a DATA reply, of an unknown one an INFO reply; a second ccnr on the same
 # directory, bad settings and a full store give clear messages.
 set -u
-B=${CCNX_BIN:?}
-T=$(mktemp -d /tmp/rd-ccnr-XXXXXX)
-export CCN_LOCAL_PORT=$((34200 + $$ % 100))
-export CCN_LOCAL_SOCKNAME="$T/sock"
-export CCNX_DIR="$T/user"
-export CCND_KEYSTORE_DIRECTORY="$T"
-export CCND_LOG="$T/ccnd.log"
-unset CCN_LOCAL_TRANSPORT CCNR_GLOBAL_PREFIX CCNR_START_WRITE_SCOPE_LIMIT CCNR_MAX_BYTES
-export CCNR_DIRECTORY="$T/repo"
-export CCNR_DEBUG=INFO
-CCNR_PID=
-cleanup() {
-    [ -n "$CCNR_PID" ] && kill "$CCNR_PID" 2>/dev/null
-    wait 2>/dev/null
-    "$B/ccndstop" >/dev/null 2>&1
-    rm -rf "$T"
-}
-trap cleanup EXIT
-fail() {
-    echo "FAIL: $*"
-    tail -n 8 "$T"/*.err 2>/dev/null
-    exit 1
-}
+CCNR_TEST_TAG=rd-ccnr
+CCNR_TEST_PORT_BASE=34200
+CCNR_TEST_PORT_SPAN=100
+. "$(dirname "$0")/ccnr_lib.sh" || exit 1
 
-# start_ccnr LOG: ccnr in the background (at most 300 s), returns once it
-# has registered with ccnd.
-start_ccnr() {
-    timeout 300 "$B/ccnr" 2>>"$T/$1" &
-    CCNR_PID=$!
-    for _ in $(seq 100); do
-        grep -q "ccnr: INFO: serving $CCNR_DIRECTORY" "$T/$1" && return 0
-        kill -0 "$CCNR_PID" 2>/dev/null || break
-        sleep 0.1
-    done
-    fail "ccnr did not start"
-}
-stop_ccnr() {
-    kill -TERM "$CCNR_PID"
-    wait "$CCNR_PID"
-    local rc=$?
-    CCNR_PID=
-    [ "$rc" = 0 ] || fail "ccnr stopped by SIGTERM: exit $rc"
-}
-start_ccnd() { timeout 30 "$B/ccndstart" >/dev/null 2>"$T/ccndstart.err" || fail "ccndstart"; }
 # getfile TAG: fetches the file into $T/TAG and compares it.
 getfile() {
     rm -f "$T/$1"
@@ -57,24 +18,19 @@ getfile() {
     cmp -s "$T/file" "$T/$1" || fail "$1: the fetched file differs"
 }
 
-mkdir -p "$CCNX_DIR" "$CCNR_DIRECTORY"
 head -c $((3 << 20)) /dev/urandom >"$T/file" || fail "cannot make the file"
 start_ccnd
 start_ccnr ccnr.err
 
 # (a) ccnputfile stores the file and exits; ccngetfile gets it back.
 timeout 120 "$B/ccnputfile" -v ccnx:/rt/file "$T/file" 2>"$T/put.err" || fail "ccnputfile exit $?"
-VNAME=$(sed -n 's/^ccnputfile: publishing .* as //p' "$T/put.err")
+VNAME=$(vname "$T/put.err")
 [ -n "$VNAME" ] || fail "ccnputfile did not say what it published"
 NSEG=$(sed -n 's/^ccnputfile: stored .* in a repository: 3145728 bytes in \([0-9]*\) segments.*/\1/p' \
     "$T/put.err")
 [ -n "$NSEG" ] || fail "ccnputfile did not report the file stored in a repository"
 grep -q "start-write of $VNAME from segment 0" "$T/ccnr.err" || fail "no start-write logged"
-for _ in $(seq 50); do
-    grep -q "stored $VNAME: $NSEG objects, 0 already held" "$T/ccnr.err" && break
-    sleep 0.1
-done
-grep -q "stored $VNAME: $NSEG objects, 0 already held" "$T/ccnr.err" ||
+wait_log "$T/ccnr.err" "stored $VNAME: $NSEG objects, 0 already held" 50 ||
     fail "ccnr did not log $NSEG objects stored"
 getfile got-a || fail "ccngetfile after ccnputfile"
 
@@ -83,12 +39,10 @@ getfile got-a || fail "ccngetfile after ccnputfile"
 stop_ccnr
 # the file's segments and the policy object made at the first start
 grep -q "stopping: $((NSEG + 1)) objects held" "$T/ccnr.err" || fail "ccnr's last line: objects held"
-"$B/ccndstop" >/dev/null 2>&1
-start_ccnd
+restart_ccnd
 start_ccnr ccnr2.err
 getfile got-b1 || fail "ccngetfile after restarting ccnr and ccnd"
-"$B/ccndstop" >/dev/null 2>&1
-start_ccnd
+restart_ccnd
 ok=
 for _ in $(seq 10); do
     getfile got-b2 && ok=1 && break
@@ -185,11 +139,7 @@ mkdir "$T/small"
 CCNR_DIRECTORY="$T/small" CCNR_MAX_BYTES=1M start_ccnr full.err
 timeout 120 "$B/ccnputfile" ccnx:/rt/big "$T/file" 2>"$T/put-full.err" &
 put=$!
-for _ in $(seq 300); do
-    grep -q "repository full" "$T/full.err" && break
-    sleep 0.1
-done
-grep -q "ccnr: ERROR: stopped storing ccnx:/rt/big/.*: repository full" "$T/full.err" ||
+wait_log "$T/full.err" "ccnr: ERROR: stopped storing ccnx:/rt/big/.*: repository full" 300 ||
     fail "full store: no 'repository full' line"
 kill -0 "$CCNR_PID" || fail "ccnr died when its store was full"
 kill "$put" 2>/dev/null

@@ -14,53 +14,22 @@
 # (4) ccnd restarts while ccnr is storing: ccnr registers again by itself,
 #     serves what it stored and stores the file when it is offered again.
 set -u
-B=${CCNX_BIN:?}
-T=$(mktemp -d /tmp/ft-ccnr-XXXXXX)
-export CCN_LOCAL_PORT=$((34350 + $$ % 50))
-export CCN_LOCAL_SOCKNAME="$T/sock"
-export CCNX_DIR="$T/user"
-export CCND_KEYSTORE_DIRECTORY="$T"
-export CCND_LOG="$T/ccnd.log"
-unset CCN_LOCAL_TRANSPORT CCNR_GLOBAL_PREFIX CCNR_START_WRITE_SCOPE_LIMIT CCNR_MAX_BYTES
-export CCNR_DIRECTORY="$T/repo"
-export CCNR_DEBUG=FINE
-CCNR_PID=
+CCNR_TEST_TAG=ft-ccnr
+CCNR_TEST_PORT_BASE=34350
+CCNR_TEST_PORT_SPAN=50
+# the "committed" lines that tell how far a write got are FINE
+CCNR_TEST_DEBUG=FINE
+. "$(dirname "$0")/ccnr_lib.sh" || exit 1
 PUT_PID=
 MNT=
-cleanup() {
+# a writer left running would hold up cleanup's wait, and the tmpfs must be
+# unmounted before its mount point can be removed
+extra_cleanup() {
     [ -n "$PUT_PID" ] && kill "$PUT_PID" 2>/dev/null
-    [ -n "$CCNR_PID" ] && kill "$CCNR_PID" 2>/dev/null
     wait 2>/dev/null
-    "$B/ccndstop" >/dev/null 2>&1
     [ -n "$MNT" ] && umount "$MNT" 2>/dev/null
-    rm -rf "$T"
-}
-trap cleanup EXIT
-fail() {
-    echo "FAIL: $*"
-    tail -n 8 "$T"/*.err 2>/dev/null
-    exit 1
 }
 
-# start_ccnr LOG: ccnr in the background (at most 300 s), returns once it
-# has registered with ccnd.
-start_ccnr() {
-    timeout 300 "$B/ccnr" 2>>"$T/$1" &
-    CCNR_PID=$!
-    for _ in $(seq 100); do
-        grep -q "ccnr: INFO: serving $CCNR_DIRECTORY" "$T/$1" && return 0
-        kill -0 "$CCNR_PID" 2>/dev/null || break
-        sleep 0.1
-    done
-    fail "ccnr did not start: $(tail -n 3 "$T/$1")"
-}
-stop_ccnr() {
-    kill -TERM "$CCNR_PID"
-    wait "$CCNR_PID"
-    local rc=$?
-    CCNR_PID=
-    [ "$rc" = 0 ] || fail "ccnr stopped by SIGTERM: exit $rc"
-}
 # kill_ccnr: kill -9 of ccnr itself (CCNR_PID is its timeout wrapper; ccnr
 # writes its own pid into its lock file).
 kill_ccnr() {
@@ -70,19 +39,6 @@ kill_ccnr() {
         fail "cannot find the pid of ccnr"
     kill -KILL "$pid"
     wait "$CCNR_PID" 2>/dev/null
-}
-start_ccnd() { timeout 30 "$B/ccndstart" >/dev/null 2>"$T/ccndstart.err" || fail "ccndstart"; }
-restart_ccnd() {
-    "$B/ccndstop" >/dev/null 2>&1
-    start_ccnd
-}
-# wait_log FILE PATTERN TENTHS: 0 once grep -E finds PATTERN in FILE.
-wait_log() {
-    for _ in $(seq "$3"); do
-        grep -Eq "$2" "$1" 2>/dev/null && return 0
-        sleep 0.1
-    done
-    return 1
 }
 # committed LOG VNAME: the last running count ccnr logged as committed.
 committed() {
@@ -111,9 +67,7 @@ seg_comp() {
     done
     echo "$out"
 }
-vname() { sed -n 's/^ccnputfile: publishing .* as //p' "$1"; }
 
-mkdir -p "$CCNX_DIR" "$CCNR_DIRECTORY"
 start_ccnd
 
 # ---- (1) kill -9 during a 100 MB write ----

@@ -7,47 +7,12 @@
 # signature fails or whose key is not carried are refused and counted; a
 # repository that ignores the command gives "no answer".
 set -u
-B=${CCNX_BIN:?}
 V=${CCNX_VECTORS:?}
-T=$(mktemp -d /tmp/im-import-XXXXXX)
-export CCN_LOCAL_PORT=$((34300 + $$ % 50))
-export CCN_LOCAL_SOCKNAME="$T/sock"
-export CCNX_DIR="$T/user"
-export CCND_KEYSTORE_DIRECTORY="$T"
-export CCND_LOG="$T/ccnd.log"
-unset CCN_LOCAL_TRANSPORT CCNR_GLOBAL_PREFIX CCNR_START_WRITE_SCOPE_LIMIT CCNR_MAX_BYTES
-export CCNR_DIRECTORY="$T/repo"
-export CCNR_DEBUG=INFO
-CCNR_PID=
-cleanup() {
-    [ -n "$CCNR_PID" ] && kill "$CCNR_PID" 2>/dev/null
-    wait 2>/dev/null
-    "$B/ccndstop" >/dev/null 2>&1
-    rm -rf "$T"
-}
-trap cleanup EXIT
-fail() {
-    echo "FAIL: $*"
-    tail -n 8 "$T"/*.err 2>/dev/null
-    exit 1
-}
-start_ccnr() {
-    timeout 300 "$B/ccnr" 2>>"$T/ccnr.err" &
-    CCNR_PID=$!
-    for _ in $(seq 100); do
-        grep -q "ccnr: INFO: serving $CCNR_DIRECTORY" "$T/ccnr.err" && return 0
-        kill -0 "$CCNR_PID" 2>/dev/null || break
-        sleep 0.1
-    done
-    fail "ccnr did not start"
-}
-stop_ccnr() {
-    kill -TERM "$CCNR_PID"
-    wait "$CCNR_PID"
-    local rc=$?
-    CCNR_PID=
-    [ "$rc" = 0 ] || fail "ccnr stopped by SIGTERM: exit $rc"
-}
+CCNR_TEST_TAG=im-import
+CCNR_TEST_PORT_BASE=34300
+CCNR_TEST_PORT_SPAN=50
+. "$(dirname "$0")/ccnr_lib.sh" || exit 1
+
 # import TAG FILE: runs ccnr import; its exit status in $RC, output in $T/TAG.out/.err
 import() {
     timeout 60 "$B/ccnr" import "$2" >"$T/$1.out" 2>"$T/$1.err"
@@ -68,7 +33,6 @@ not_served() {
 # command URI: the InfoString part of the repository's answer, in $T/reply
 command() { timeout 20 "$B/ccnpeek" -c -s 1 -w 4 "$1" >"$T/reply" 2>"$T/reply.err"; }
 
-mkdir -p "$CCNX_DIR" "$CCNR_DIRECTORY"
 cd "$V" || fail "no vectors"
 cat co_data_fresh.ccnb co_final_block.ccnb co_stream_seg0.ccnb co_stream_seg1.ccnb \
     co_stream_seg2.ccnb co_key.ccnb co_binary_name.ccnb >"$T/good.ccnb"
@@ -106,8 +70,8 @@ expect a6 1 "cannot import $T/nosuch"
 [ -e good.ccnb ] || fail "ccnr import removed the user's file"
 
 # (b) the objects are served once a ccnr runs; the malformed files left nothing.
-timeout 30 "$B/ccndstart" >/dev/null 2>"$T/ccndstart.err" || fail "ccndstart"
-start_ccnr
+start_ccnd
+start_ccnr ccnr.err
 served ccnx:/example/vec/data/hello co_data_fresh
 served ccnx:/example/vec/stream/%FD%06%B1%12%1D%95%18/%00%02 co_stream_seg2
 served ccnx:/example/vec/data/empty co_data_empty
@@ -144,7 +108,7 @@ kill -0 "$CCNR_PID" || fail "ccnr died"
 # (e) a repository that ignores the command (Scope above its limit).
 stop_ccnr
 export CCNR_START_WRITE_SCOPE_LIMIT=0
-start_ccnr
+start_ccnr ccnr.err
 import e1 good2.ccnb
 expect e1 1 "no answer from the repository through ccnd at"
 [ -z "$(ls -A "$CCNR_DIRECTORY/import")" ] || fail "e1: the copy was left in the import folder"

@@ -7,55 +7,12 @@
 # new policy is still in force; a policy naming another global prefix is
 # stored but not used.
 set -u
-B=${CCNX_BIN:?}
-T=$(mktemp -d /tmp/po-policy-XXXXXX)
-export CCN_LOCAL_PORT=$((34400 + $$ % 50))
-export CCN_LOCAL_SOCKNAME="$T/sock"
-export CCNX_DIR="$T/user"
-export CCND_KEYSTORE_DIRECTORY="$T"
-export CCND_LOG="$T/ccnd.log"
-unset CCN_LOCAL_TRANSPORT CCNR_START_WRITE_SCOPE_LIMIT CCNR_MAX_BYTES
+CCNR_TEST_TAG=po-policy
+CCNR_TEST_PORT_BASE=34400
+CCNR_TEST_PORT_SPAN=50
+. "$(dirname "$0")/ccnr_lib.sh" || exit 1
 export CCNR_GLOBAL_PREFIX=ccnx:/po/repo
-export CCNR_DIRECTORY="$T/repo"
-export CCNR_DEBUG=INFO
 GP=ccnx:/po/repo
-CCNR_PID=
-cleanup() {
-    [ -n "$CCNR_PID" ] && kill "$CCNR_PID" 2>/dev/null
-    wait 2>/dev/null
-    "$B/ccndstop" >/dev/null 2>&1
-    rm -rf "$T"
-}
-trap cleanup EXIT
-fail() {
-    echo "FAIL: $*"
-    tail -n 8 "$T"/*.err 2>/dev/null
-    exit 1
-}
-start_ccnr() {
-    timeout 300 "$B/ccnr" 2>>"$T/$1" &
-    CCNR_PID=$!
-    for _ in $(seq 100); do
-        grep -q "ccnr: INFO: serving $CCNR_DIRECTORY" "$T/$1" && return 0
-        kill -0 "$CCNR_PID" 2>/dev/null || break
-        sleep 0.1
-    done
-    fail "ccnr did not start"
-}
-stop_ccnr() {
-    kill -TERM "$CCNR_PID"
-    wait "$CCNR_PID"
-    local rc=$?
-    CCNR_PID=
-    [ "$rc" = 0 ] || fail "ccnr stopped by SIGTERM: exit $rc"
-    grep -Eq 'Sanitizer|runtime error' "$T"/r*.err && fail "ccnr: sanitizer report"
-    return 0
-}
-# without CCNR_GLOBAL_PREFIX, or ccndstart would start a repository of its own
-start_ccnd() {
-    env -u CCNR_GLOBAL_PREFIX timeout 30 "$B/ccndstart" >/dev/null 2>"$T/ccndstart.err" ||
-        fail "ccndstart"
-}
 # put NAME TAG: ccnputfile of $T/file under NAME, waiting 2 s for a repository
 put() {
     timeout 60 "$B/ccnputfile" -v -w 2 -x 1 "$1" "$T/file" 2>"$T/$2.err"
@@ -67,16 +24,7 @@ policy() {
         "<GlobalPrefix>$2</GlobalPrefix>" "<Namespace>$1</Namespace>" >"$T/$3.xml"
     (cd "$T" && "$B/ccn_xmltoccnb" "$3.xml") || fail "ccn_xmltoccnb $3.xml"
 }
-# wait_log FILE PATTERN: up to 5 s
-wait_log() {
-    for _ in $(seq 50); do
-        grep -q "$2" "$1" && return 0
-        sleep 0.1
-    done
-    return 1
-}
 
-mkdir -p "$CCNX_DIR" "$CCNR_DIRECTORY"
 head -c 20000 /dev/urandom >"$T/file"
 start_ccnd
 start_ccnr r1.err
@@ -97,7 +45,7 @@ policy /allowed "$GP" allowed
 timeout 60 "$B/ccnputfile" -v -w 2 -x 1 "$GP/data/policy.xml" "$T/allowed.ccnb" 2>"$T/pput.err" ||
     fail "ccnputfile of the policy"
 stored pput || fail "the new policy was not stored"
-wait_log "$T/r1.err" "policy replaced: .*namespaces ccnx:/allowed (global prefix $GP)" ||
+wait_log "$T/r1.err" "policy replaced: .*namespaces ccnx:/allowed \\(global prefix $GP\\)" 50 ||
     fail "the new policy did not take effect"
 sleep 0.5 # ccnd's answers to the new registrations
 put ccnx:/denied/file denied
@@ -108,8 +56,7 @@ stored allowed1 || fail "a start-write under /allowed was not honoured"
 
 # (c) after ccnr and ccnd restart (ccnd's cache gone) the policy is still in force
 stop_ccnr
-"$B/ccndstop" >/dev/null 2>&1
-start_ccnd
+restart_ccnd
 start_ccnr r2.err
 grep -q "policy loaded: .*namespaces ccnx:/allowed (global prefix $GP)" "$T/r2.err" ||
     fail "the new policy is not in force after a restart"
@@ -117,7 +64,7 @@ put ccnx:/denied/file denied2
 stored denied2 && fail "a start-write under /denied was honoured after a restart"
 put ccnx:/allowed/file allowed2 || fail "ccnputfile under /allowed after a restart"
 stored allowed2 || fail "a start-write under /allowed was not honoured after a restart"
-OLD=$(sed -n 's/^ccnputfile: publishing .* as //p' "$T/old.err")
+OLD=$(vname "$T/old.err")
 timeout 10 "$B/ccnpeek" -w 1 "$OLD/%00" >/dev/null 2>&1 && fail "content under /old is still served"
 timeout 10 "$B/ccnpeek" -c -v "$GP/data/policy.xml" >"$T/p1.ccnb" 2>/dev/null ||
     fail "ccnpeek of the new policy"
@@ -128,7 +75,7 @@ policy /other ccnx:/elsewhere other
 timeout 60 "$B/ccnputfile" -v -w 2 -x 1 "$GP/data/policy.xml" "$T/other.ccnb" 2>"$T/oput.err" ||
     fail "ccnputfile of the second policy"
 stored oput || fail "the second policy was not stored"
-wait_log "$T/r2.err" "new policy $GP/data/policy.xml/[^ ]* stored but not used: its GlobalPrefix differs" ||
+wait_log "$T/r2.err" "new policy $GP/data/policy.xml/[^ ]* stored but not used: its GlobalPrefix differs" 50 ||
     fail "no log line for the policy not used"
 put ccnx:/allowed/file allowed3 || fail "ccnputfile under /allowed after a refused policy"
 stored allowed3 || fail "the refused policy changed what is accepted"

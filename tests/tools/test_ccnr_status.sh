@@ -8,32 +8,12 @@
 # stop ccnr from serving content, and are closed after a few seconds.
 # CCNR_STATUS_PORT=abc and a bad CCNR_LISTEN_ON are clear settings errors.
 set -u
-B=${CCNX_BIN:?}
-T=$(mktemp -d /tmp/ss-status-XXXXXX)
-export CCN_LOCAL_PORT=$((34450 + $$ % 25))
+CCNR_TEST_TAG=ss-status
+CCNR_TEST_PORT_BASE=34450
+CCNR_TEST_PORT_SPAN=25
+. "$(dirname "$0")/ccnr_lib.sh" || exit 1
+# ccnr's status port: the upper half of this test's range, clear of ccnd's
 SP=$((CCN_LOCAL_PORT + 25))
-export CCN_LOCAL_SOCKNAME="$T/sock"
-export CCNX_DIR="$T/user"
-export CCND_KEYSTORE_DIRECTORY="$T"
-export CCND_LOG="$T/ccnd.log"
-unset CCN_LOCAL_TRANSPORT CCNR_GLOBAL_PREFIX CCNR_START_WRITE_SCOPE_LIMIT CCNR_MAX_BYTES
-unset CCNR_LISTEN_ON
-export CCNR_DIRECTORY="$T/repo"
-export CCNR_DEBUG=INFO
-CCNR_PID=
-cleanup() {
-    [ -n "$CCNR_PID" ] && kill "$CCNR_PID" 2>/dev/null
-    wait 2>/dev/null
-    "$B/ccndstop" >/dev/null 2>&1
-    rm -rf "$T"
-}
-trap cleanup EXIT
-fail() {
-    echo "FAIL: $*"
-    tail -n 8 "$T"/*.err 2>/dev/null
-    exit 1
-}
-start_ccnd() { timeout 30 "$B/ccndstart" >/dev/null 2>"$T/ccndstart.err" || fail "ccndstart"; }
 # http REQUEST OUT: sends REQUEST (printf %b escapes) to the status port
 # and writes the whole reply to OUT.
 http() {
@@ -46,8 +26,6 @@ http() {
 status_line() { sed -n '1s/^HTTP\/1\.[01] \([0-9]*\) .*/\1/p' "$1"; }
 # json_num FILE KEY: the number after "KEY": in the JSON reply.
 json_num() { grep -o "\"$2\":[0-9]*" "$1" | head -n 1 | cut -d: -f2; }
-
-mkdir -p "$CCNX_DIR" "$CCNR_DIRECTORY"
 
 # Settings errors name the variable and the fix, before anything starts.
 CCNR_STATUS_PORT=abc "$B/ccnr" >/dev/null 2>"$T/bad-port.err" && fail "CCNR_STATUS_PORT=abc accepted"
@@ -65,14 +43,7 @@ LISTEN=127.0.0.1 HOST6=127.0.0.1
 if grep -q '^00000000000000000000000000000001 ' /proc/net/if_inet6 2>/dev/null; then
     LISTEN="127.0.0.1; ::1" HOST6=::1
 fi
-CCNR_STATUS_PORT=$SP CCNR_LISTEN_ON="$LISTEN" timeout 300 "$B/ccnr" 2>"$T/ccnr.err" &
-CCNR_PID=$!
-for _ in $(seq 100); do
-    grep -q "ccnr: INFO: serving $CCNR_DIRECTORY" "$T/ccnr.err" && break
-    kill -0 "$CCNR_PID" 2>/dev/null || break
-    sleep 0.1
-done
-grep -q "ccnr: INFO: serving $CCNR_DIRECTORY" "$T/ccnr.err" || fail "ccnr did not start"
+CCNR_STATUS_PORT=$SP CCNR_LISTEN_ON="$LISTEN" start_ccnr ccnr.err
 
 # (a) Before any start-write (the store may hold the repository's policy).
 http 'GET /?f=json HTTP/1.0\r\n\r\n' "$T/j0"
@@ -129,8 +100,7 @@ http 'GET / HTTP/1.0\r\n\0\r\n\r\n\r\n' "$T/e6"
 
 # (d) ccnd restarts (its cache goes): ccnr reconnects and serves the file
 # while every client place is taken by a connection that sends nothing.
-"$B/ccndstop" >/dev/null 2>&1
-start_ccnd
+restart_ccnd
 exec 4<>"/dev/tcp/127.0.0.1/$SP" 5<>"/dev/tcp/127.0.0.1/$SP" 6<>"/dev/tcp/$HOST6/$SP" \
     7<>"/dev/tcp/127.0.0.1/$SP" 8<>"/dev/tcp/127.0.0.1/$SP" || fail "cannot open idle connections"
 ok=
@@ -149,9 +119,5 @@ http 'GET /?f=json HTTP/1.0\r\n\r\n' "$T/j2"
 [ "$(json_num "$T/j2" hits)" -ge "$NSEG" ] || fail "ccnr's hits below $NSEG: $(cat "$T/j2")"
 [ "$(json_num "$T/j2" lookups)" -ge "$(json_num "$T/j2" hits)" ] || fail "lookups below hits"
 kill -0 "$CCNR_PID" || fail "ccnr died"
-kill -TERM "$CCNR_PID"
-wait "$CCNR_PID"
-rc=$?
-CCNR_PID=
-[ "$rc" = 0 ] || fail "ccnr stopped by SIGTERM: exit $rc"
+stop_ccnr
 echo "PASS"

@@ -43,8 +43,8 @@ double tool_seconds(const char *text, char option, double min, double max)
     return v;
 }
 
-#define CONFIRM_S      20 /* a loaded repository may take seconds to commit a batch */
-#define CONFIRM_TRY_MS 1000
+#define CONFIRM_S      20  /* a loaded repository may take seconds to commit a batch */
+#define CONFIRM_TRY_MS 250 /* a repository commits a finished write at once */
 
 int tool_confirm_stored(struct ccnx_seqwriter *w, int scope)
 {
