@@ -20,6 +20,10 @@
 #define MAX_REFRESH_S   3600
 #define DEFAULT_LISTEN1 "127.0.0.1"
 #define DEFAULT_LISTEN2 "::1"
+/* After accept fails for want of descriptors or memory the connection
+ * stays queued and the socket stays readable: listening pauses this long
+ * rather than spinning. */
+#define ACCEPT_PAUSE_MS 1000
 
 enum client_state { C_FREE, C_READING, C_WRITING, C_DRAINING };
 
@@ -40,6 +44,7 @@ struct ccnr_status {
     struct client cl[CCNR_STATUS_MAX_CLIENTS];
     time_t started;
     int64_t started_ms;
+    int64_t accept_paused_until; /* ms; 0 while accepting */
 };
 
 /* ---- Listening ---- */
@@ -584,7 +589,9 @@ static void accept_clients(struct ccnr_status *st, int lfd)
         if (fd < 0) {
             if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR &&
                 errno != ECONNABORTED) {
-                ccnr_log(CCNR_WARNING, "status: accept failed: %s", strerror(errno));
+                ccnr_log(CCNR_WARNING, "status: accept failed: %s; not accepting for %d ms",
+                         strerror(errno), ACCEPT_PAUSE_MS);
+                st->accept_paused_until = ccnx_client_now_ms() + ACCEPT_PAUSE_MS;
             }
             return;
         }
@@ -601,7 +608,8 @@ size_t ccnr_status_poll_fill(const struct ccnr_status *st, struct pollfd *p)
     if (st == NULL) {
         return 0;
     }
-    /* with every client place taken, new connections wait in the queue */
+    /* with every client place taken, or accept paused, new connections
+     * wait in the queue */
     int room = 0;
     for (size_t i = 0; i < CCNR_STATUS_MAX_CLIENTS; i++) {
         const struct client *c = &st->cl[i];
@@ -609,6 +617,7 @@ size_t ccnr_status_poll_fill(const struct ccnr_status *st, struct pollfd *p)
         p[CCNR_STATUS_MAX_LISTEN + i] = (struct pollfd){
             c->state == C_FREE ? -1 : c->fd, c->state == C_WRITING ? POLLOUT : POLLIN, 0};
     }
+    room &= st->accept_paused_until == 0;
     for (size_t i = 0; i < CCNR_STATUS_MAX_LISTEN; i++) {
         p[i] = (struct pollfd){i < st->nlisten && room ? st->lfd[i] : -1, POLLIN, 0};
     }
@@ -619,6 +628,10 @@ int ccnr_status_timeout_ms(const struct ccnr_status *st)
 {
     int wait = -1;
     int64_t now = ccnx_client_now_ms();
+    if (st != NULL && st->accept_paused_until != 0) {
+        int64_t left = st->accept_paused_until - now;
+        wait = left <= 0 ? 0 : left > ACCEPT_PAUSE_MS ? ACCEPT_PAUSE_MS : (int)left;
+    }
     for (size_t i = 0; st != NULL && i < CCNR_STATUS_MAX_CLIENTS; i++) {
         if (st->cl[i].state != C_FREE) {
             int64_t left = st->cl[i].deadline - now;
@@ -637,6 +650,9 @@ void ccnr_status_process(struct ccnr_status *st, const struct pollfd *p)
         return;
     }
     int64_t now = ccnx_client_now_ms();
+    if (st->accept_paused_until != 0 && now >= st->accept_paused_until) {
+        st->accept_paused_until = 0;
+    }
     for (size_t i = 0; i < CCNR_STATUS_MAX_CLIENTS; i++) {
         struct client *c = &st->cl[i];
         short ev = p[CCNR_STATUS_MAX_LISTEN + i].revents;

@@ -7,6 +7,9 @@
 # 405, an endless request 400; clients that connect and send nothing do not
 # stop ccnr from serving content, and are closed after a few seconds.
 # CCNR_STATUS_PORT=abc and a bad CCNR_LISTEN_ON are clear settings errors.
+# Out of file descriptors, ccnr says so and pauses accepting instead of
+# spinning on the queued connection, and serves the page again once
+# descriptors are free.
 set -u
 CCNR_TEST_TAG=ss-status
 CCNR_TEST_PORT_BASE=34450
@@ -119,5 +122,41 @@ http 'GET /?f=json HTTP/1.0\r\n\r\n' "$T/j2"
 [ "$(json_num "$T/j2" hits)" -ge "$NSEG" ] || fail "ccnr's hits below $NSEG: $(cat "$T/j2")"
 [ "$(json_num "$T/j2" lookups)" -ge "$(json_num "$T/j2" hits)" ] || fail "lookups below hits"
 kill -0 "$CCNR_PID" || fail "ccnr died"
+
+# (e) No descriptor left for the next client: accept fails with EMFILE and
+# the connection stays queued, so the listening socket stays readable.
+# The limit is 13, the number of entries ccnr polls (poll refuses more
+# entries than the limit); the connections opened are one more than the
+# free descriptors below it, which must be fewer than the 4 client places.
+if command -v prlimit >/dev/null; then
+    # CCNR_PID is the timeout command's; ccnr is its child.
+    RPID=$(pgrep -P "$CCNR_PID" -x ccnr) || fail "no ccnr process under $CCNR_PID"
+    OPEN=$(find "/proc/$RPID/fd" -mindepth 1 -printf '%f\n')
+    NFREE=0
+    for fd in $(seq 0 12); do grep -qx "$fd" <<<"$OPEN" || NFREE=$((NFREE + 1)); done
+    if [ "$NFREE" -ge 1 ] && [ "$NFREE" -le 3 ]; then
+        prlimit --pid "$RPID" --nofile=13 || fail "prlimit"
+        CONN=()
+        for _ in $(seq $((NFREE + 1))); do
+            exec {fd}<>"/dev/tcp/127.0.0.1/$SP" || fail "cannot connect to the status port"
+            CONN+=("$fd")
+        done
+        wait_log "$CCNR_LOG" 'status: accept failed: Too many open files; not accepting for' 50 ||
+            fail "no warning when accept fails for want of descriptors"
+        sleep 2.5
+        N=$(grep -c 'status: accept failed' "$CCNR_LOG")
+        [ "$N" -le 5 ] || fail "ccnr spins on the failing accept: $N warnings in about 3 s"
+        for fd in "${CONN[@]}"; do exec {fd}<&-; done
+        ok=
+        for _ in $(seq 30); do
+            http 'GET /?f=json HTTP/1.0\r\n\r\n' "$T/j3"
+            [ "$(status_line "$T/j3")" = 200 ] && ok=1 && break
+            sleep 0.2
+        done
+        [ -n "$ok" ] || fail "the status page did not come back once descriptors were free"
+    else
+        echo "(e) skipped: $NFREE descriptors free below 13 in ccnr"
+    fi
+fi
 stop_ccnr
 echo "PASS"
