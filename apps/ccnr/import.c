@@ -142,7 +142,7 @@ static int import_one(struct import *im, const uint8_t *obj, size_t len,
         refuse(im, obj, pc, refusal_reason(rc));
         return 0;
     }
-    rc = ccnr_store_add(im->store, obj, len);
+    rc = ccnr_store_add_parsed(im->store, obj, len, pc, digest);
     if (rc == CCNR_STORE_ADDED) {
         im->pending++;
     } else if (rc == CCNR_STORE_DUPLICATE) {

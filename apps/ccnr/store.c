@@ -277,19 +277,26 @@ int ccnr_store_begin(struct ccnr_store *s)
 
 int ccnr_store_add(struct ccnr_store *s, const uint8_t *obj, size_t len)
 {
-    if (s == NULL || s->wtxn == NULL || obj == NULL) {
+    struct ccnx_content_parsed pc;
+    uint8_t digest[32];
+    if (s != NULL && obj != NULL &&
+        (ccnx_content_parse(obj, len, &pc) != 0 || ccnx_content_digest(obj, len, digest) != 0)) {
+        s->st.refused++;
+        return CCNX_E_INVAL;
+    }
+    return ccnr_store_add_parsed(s, obj, len, &pc, digest);
+}
+
+int ccnr_store_add_parsed(struct ccnr_store *s, const uint8_t *obj, size_t len,
+                          const struct ccnx_content_parsed *pc, const uint8_t digest[32])
+{
+    if (s == NULL || s->wtxn == NULL || obj == NULL || pc == NULL || digest == NULL) {
         return CCNX_E_INVAL;
     }
     if (s->wfailed != 0) {
         return s->wfailed;
     }
-    struct ccnx_content_parsed pc;
-    uint8_t digest[32];
-    if (ccnx_content_parse(obj, len, &pc) != 0 || ccnx_content_digest(obj, len, digest) != 0) {
-        s->st.refused++;
-        return CCNX_E_INVAL;
-    }
-    ssize_t klen = full_key(s, obj + pc.name.off, pc.name.len, digest);
+    ssize_t klen = full_key(s, obj + pc->name.off, pc->name.len, digest);
     if (klen < 0 || (size_t)klen > s->maxkey) {
         s->st.refused++;
         return klen < 0 ? (int)klen : CCNR_STORE_E_NAME;

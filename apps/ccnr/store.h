@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include <ccnx/buf.h>
+#include <ccnx/content.h>
 #include <ccnx/interest.h>
 
 #define CCNR_STORE_KEY_MAX 511 /* LMDB's default key size limit */
@@ -71,6 +72,10 @@ int ccnr_store_begin(struct ccnr_store *s);
  * one LMDB transaction; either way the whole batch is lost: abort it),
  * CCNX_E_IO. */
 int ccnr_store_add(struct ccnr_store *s, const uint8_t *obj, size_t len);
+/* ccnr_store_add for an object the caller has parsed (pc) and whose
+ * implicit digest it has computed: neither is done again. */
+int ccnr_store_add_parsed(struct ccnr_store *s, const uint8_t *obj, size_t len,
+                          const struct ccnx_content_parsed *pc, const uint8_t digest[32]);
 /* Makes the batch durable: 0, or CCNR_STORE_E_FULL / CCNR_STORE_E_DISK /
  * CCNX_E_IO (the batch is lost, earlier ones stay). */
 int ccnr_store_commit(struct ccnr_store *s);
