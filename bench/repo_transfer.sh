@@ -10,8 +10,11 @@
 # ccngetfile (verification on) once ccnd was restarted, so every segment
 # comes from ccnr's store; and the same fetch again, now from ccnd's
 # content store, which the serve figure is compared with. Prints every
-# figure and the medians. Defaults: 3 rounds of 256 MB, programs in
-# build/bin. The store lives in a temporary folder under /tmp.
+# figure and the medians, and for both fetches the CPU time each process
+# spent per segment (ccngetfile, ccnd, ccnr; from /proc and the shell's
+# times), which this noisy machine disturbs far less than the rates.
+# Defaults: 3 rounds of 256 MB, programs in build/bin. The store lives in a
+# temporary folder under /tmp.
 set -u
 ROUNDS=3
 MB=256
@@ -49,7 +52,13 @@ cleanup() {
 trap cleanup EXIT
 die() { echo "repo_transfer.sh: $*" >&2; tail -n 3 "$T"/*.err >&2 2>/dev/null; exit 1; }
 
-start_ccnd() { "$B/ccndstart" >/dev/null 2>"$T/ccndstart.err" || die "ccndstart failed"; }
+start_ccnd() {
+    "$B/ccndstart" -v >"$T/ccndstart.out" 2>"$T/ccndstart.err" || die "ccndstart failed"
+    CPID=$(sed -n 's/^started ccnd (pid \([0-9]*\)).*/\1/p' "$T/ccndstart.out")
+    [ -n "$CPID" ] || die "ccndstart did not say which ccnd it started"
+}
+# cpu_ticks PID: user + system time of a running process, in clock ticks.
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 start_ccnr() {
     local before
     before=$(grep -c serving "$T/ccnr.err" 2>/dev/null)
@@ -61,22 +70,30 @@ start_ccnr() {
     done
     die "ccnr did not start"
 }
-# ccngetfile's goodput (MB/s) for URI.
+# fetch URI: ccngetfile's goodput (MB/s) in RATE, and in CPU the
+# microseconds of CPU per segment of ccngetfile, ccnd and ccnr.
 fetch() {
-    timeout 300 "$B/ccngetfile" -u "$1" "$T/out" 2>"$T/get.err" || die "ccngetfile $1 failed"
+    local d0 r0 d1 r1 t
+    d0=$(cpu_ticks "$CPID") r0=$(cpu_ticks "$RPID")
+    t=$( { TIMEFORMAT='%U %S'; time timeout 300 "$B/ccngetfile" -u "$1" "$T/out" 2>"$T/get.err"; } 2>&1) ||
+        die "ccngetfile $1 failed"
+    d1=$(cpu_ticks "$CPID") r1=$(cpu_ticks "$RPID")
     cmp -s "$T/file" "$T/out" || die "ccngetfile $1: the file differs"
     rm -f "$T/out"
-    sed -n 's/.* s (\([0-9.]*\) MB\/s) to .*/\1/p' "$T/get.err"
+    RATE=$(sed -n 's/.* s (\([0-9.]*\) MB\/s) to .*/\1/p' "$T/get.err")
+    CPU=$(echo "$t" | awk -v d=$((d1 - d0)) -v r=$((r1 - r0)) -v hz="$(getconf CLK_TCK)" \
+        -v n="$SEGMENTS" '{ printf "%.1f %.1f %.1f", ($1 + $2) * 1e6 / n, d * 1e6 / hz / n, r * 1e6 / hz / n }')
 }
 median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 mkdir -p "$CCNX_DIR" "$CCNR_DIRECTORY"
 : >"$T/ccnr.err"
 head -c $((MB << 20)) /dev/urandom >"$T/file" || die "cannot make the test file"
+SEGMENTS=$((MB * 256)) # 4 KB segments
 start_ccnd
 start_ccnr
 echo "$MB MB, $ROUNDS rounds, $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
-INGEST="" SERVE="" CACHE=""
+INGEST="" SERVE="" CACHE="" SERVE_CPU="" CACHE_CPU=""
 for r in $(seq "$ROUNDS"); do
     timeout 600 "$B/ccnputfile" -v "ccnx:/bench/repo/r$r" "$T/file" 2>"$T/put.err" ||
         die "ccnputfile failed"
@@ -90,10 +107,16 @@ for r in $(seq "$ROUNDS"); do
     start_ccnd
     # ccnr registers again within a few seconds of ccnd's return.
     for _ in $(seq 100); do timeout 5 "$B/ccnpeek" -w 0.5 "$name/%00" >/dev/null 2>&1 && break; done
-    serve=$(fetch "$name")
-    cache=$(fetch "$name")
-    echo "round $r: ingest $ingest serve $serve cache $cache MB/s"
+    fetch "$name"
+    serve=$RATE serve_cpu=$CPU
+    fetch "$name"
+    cache=$RATE cache_cpu=$CPU
+    echo "round $r: ingest $ingest serve $serve cache $cache MB/s;" \
+        "CPU us/segment (ccngetfile ccnd ccnr): serve $serve_cpu, cache $cache_cpu"
     INGEST+="$ingest " SERVE+="$serve " CACHE+="$cache "
+    SERVE_CPU+="$serve_cpu
+" CACHE_CPU+="$cache_cpu
+"
 done
 mi=$(echo "$INGEST" | median) ms=$(echo "$SERVE" | median) mc=$(echo "$CACHE" | median)
 echo
@@ -102,3 +125,11 @@ printf "%-44s %10s\n" "ingest into ccnr (start-write, 4 KB)" "$mi"
 printf "%-44s %10s\n" "served by ccnr (ccnd's cache empty)" "$ms"
 printf "%-44s %10s\n" "served by ccnd's content store" "$mc"
 awk -v s="$ms" -v c="$mc" 'BEGIN { printf "%-44s %9.0f%%\n", "ccnr / content store", 100 * s / c }'
+# col N LIST: the median of column N of the lines in LIST.
+col() { echo "$2" | awk -v c="$1" 'NF { print $c }' | median; }
+echo
+printf "%-44s %10s %10s %10s\n" "CPU per segment, median (us)" ccngetfile ccnd ccnr
+printf "%-44s %10s %10s %10s\n" "served by ccnr" "$(col 1 "$SERVE_CPU")" "$(col 2 "$SERVE_CPU")" \
+    "$(col 3 "$SERVE_CPU")"
+printf "%-44s %10s %10s %10s\n" "served by ccnd's content store" "$(col 1 "$CACHE_CPU")" \
+    "$(col 2 "$CACHE_CPU")" "$(col 3 "$CACHE_CPU")"
