@@ -26,6 +26,7 @@
 #define READ_CHUNK       (1 << 20)
 #define PROGRESS_MS      250
 #define REPO_STALL_S     20 /* a repository that fetches nothing for this long has given up */
+#define REPO_BUFFER      ((size_t)16 << 20) /* signed bytes held while a repository fetches */
 
 struct put_opts {
     const char *uri;
@@ -248,6 +249,44 @@ static void step(struct job *j, int ms)
     }
 }
 
+/* Dies when the repository has fetched nothing for REPO_STALL_S: *seen
+ * and *moved track the segments fetched and when that last changed. */
+static void check_stall(struct job *j, uint64_t *seen, int64_t *moved)
+{
+    struct ccnx_seqwriter_stats st;
+    ccnx_seqwriter_get_stats(j->w, &st);
+    if (st.segments_sent != *seen) {
+        *seen = st.segments_sent;
+        *moved = ccnx_client_now_ms();
+    } else if (ccnx_client_now_ms() - *moved > REPO_STALL_S * 1000) {
+        tool_die("the repository stopped fetching %s after %llu of %llu segments",
+                 (const char *)j->uri.data, (unsigned long long)*seen,
+                 (unsigned long long)st.segments);
+    }
+}
+
+/* Hands buf[0..n) to the writer. Into a repository the writer holds a
+ * bounded amount (stream mode), so this runs the loop while the
+ * repository fetches what is held. */
+static void write_chunk(struct job *j, const uint8_t *buf, size_t n, int64_t *last)
+{
+    uint64_t seen = 0;
+    int64_t moved = ccnx_client_now_ms();
+    size_t off = 0;
+    while (off < n && !tool_stop_requested) {
+        long took = ccnx_seqwriter_write(j->w, buf + off, n - off);
+        if (took < 0) {
+            tool_die("cannot publish: %s", ccnx_strerror((int)took));
+        }
+        off += (size_t)took;
+        step(j, off < n ? 10 : 0);
+        show_progress(j, last);
+        if (off < n) {
+            check_stall(j, &seen, &moved);
+        }
+    }
+}
+
 /* Reads the file into the writer, answering Interests between chunks. */
 static void write_file(struct job *j)
 {
@@ -264,12 +303,7 @@ static void write_file(struct job *j)
         if (n == 0 || tool_stop_requested) {
             break;
         }
-        long took = ccnx_seqwriter_write(j->w, buf, (size_t)n);
-        if (took != n) {
-            tool_die("cannot publish: %s", ccnx_strerror(took < 0 ? (int)took : CCNX_E_NOMEM));
-        }
-        step(j, 0);
-        show_progress(j, &last);
+        write_chunk(j, buf, (size_t)n, &last);
     }
     if (ccnx_seqwriter_close(j->w) != 0) {
         tool_die("cannot sign the last segment");
@@ -284,16 +318,7 @@ static void wait_repository(struct job *j)
     while (!ccnx_seqwriter_all_sent(j->w) && !tool_stop_requested) {
         step(j, 100);
         show_progress(j, &last);
-        struct ccnx_seqwriter_stats st;
-        ccnx_seqwriter_get_stats(j->w, &st);
-        if (st.segments_sent != seen) {
-            seen = st.segments_sent;
-            moved = ccnx_client_now_ms();
-        } else if (ccnx_client_now_ms() - moved > REPO_STALL_S * 1000) {
-            tool_die("the repository stopped fetching %s after %llu of %llu segments",
-                     (const char *)j->uri.data, (unsigned long long)seen,
-                     (unsigned long long)st.segments);
-        }
+        check_stall(j, &seen, &moved);
     }
 }
 
@@ -354,6 +379,12 @@ int main(int argc, char **argv)
     tool_stop_exits("waiting for a repository"); /* the start-write runs its own loop */
     j.in_repo = !j.o.raw && start_write(&j);
     tool_stop_exits(NULL);
+    /* A repository fetches each segment about once: the whole file need
+     * not stay in memory, as it must when it is served from here. */
+    int rc = j.in_repo ? ccnx_seqwriter_set_stream(j.w, REPO_BUFFER) : 0;
+    if (rc != 0) {
+        tool_die("cannot publish: %s", ccnx_strerror(rc));
+    }
     j.started_ms = ccnx_client_now_ms();
     write_file(&j);
     if (j.in_repo) {

@@ -263,7 +263,9 @@ static int sw_sign_from(struct ccnx_seqwriter *w, const uint8_t *data, size_t av
     return 0;
 }
 
-/* sw_sign_from on the pending bytes. */
+/* sw_sign_from on the pending bytes. What was signed leaves the buffer:
+ * a short segment's bytes are usually left behind, and a buffer only
+ * emptied when wholly signed would grow with the stream. */
 static int sw_sign(struct ccnx_seqwriter *w, size_t n, int final)
 {
     size_t used = 0;
@@ -272,6 +274,11 @@ static int sw_sign(struct ccnx_seqwriter *w, size_t n, int final)
         w->pending_head += used;
         if (w->pending_head == w->pending.len) {
             ccnx_buf_reset(&w->pending);
+            w->pending_head = 0;
+        } else if (w->pending_head >= w->pending.len / 2) {
+            size_t rest = sw_pending_len(w);
+            memmove(w->pending.data, w->pending.data + w->pending_head, rest);
+            w->pending.len = rest;
             w->pending_head = 0;
         }
     }
@@ -447,6 +454,17 @@ size_t ccnx_seqwriter_writable(const struct ccnx_seqwriter *w)
     }
     size_t held = w->retained_unsent + sw_pending_len(w);
     return held >= w->o.buffer_limit ? 0 : w->o.buffer_limit - held;
+}
+
+int ccnx_seqwriter_set_stream(struct ccnx_seqwriter *w, size_t buffer_limit)
+{
+    if (buffer_limit < w->o.block_size) {
+        return CCNX_E_INVAL;
+    }
+    w->o.keep_all = 0;
+    w->o.buffer_limit = buffer_limit;
+    sw_evict(w);
+    return 0;
 }
 
 long ccnx_seqwriter_write(struct ccnx_seqwriter *w, const void *p, size_t n)

@@ -420,6 +420,48 @@ static void test_back_pressure(void **state)
     close_writer(&f);
 }
 
+/* A writer made to keep everything (serving a file) turns into a stream
+ * once a repository takes it: pushback and dropping from then on. */
+static void test_keep_all_then_stream(void **state)
+{
+    (void)state;
+    struct fixture f;
+    struct ccnx_seqwriter_opts o;
+    ccnx_seqwriter_opts_init(&o);
+    o.block_size = 1000;
+    o.batch_max = 1;
+    o.keep_all = 1;
+    open_writer(&f, "ccnx:/test/tostream", &o);
+    const struct ccnx_name *v = ccnx_seqwriter_name(f.w);
+    static uint8_t in[20000];
+    fill(in, sizeof in, 9);
+    assert_int_equal(ccnx_seqwriter_write(f.w, in, 5500), 5500);
+    assert_int_equal(ccnx_seqwriter_set_stream(f.w, 999), CCNX_E_INVAL);
+    assert_int_equal(ccnx_seqwriter_writable(f.w), SIZE_MAX);
+    assert_int_equal(ccnx_seqwriter_set_stream(f.w, 3000), 0);
+    /* 5500 bytes wait unsent: more than the limit, so nothing is taken */
+    assert_int_equal(ccnx_seqwriter_write(f.w, in + 5500, sizeof in - 5500), 0);
+    size_t done = 5500;
+    uint64_t next = 0;
+    for (int round = 0; round < 100 && done < sizeof in; round++) {
+        struct ccnx_seqwriter_stats st;
+        ccnx_seqwriter_get_stats(f.w, &st);
+        while (next < st.segments) {
+            assert_int_equal(ask(&f, v, (int64_t)next, -1), 1);
+            next++;
+        }
+        long n = ccnx_seqwriter_write(f.w, in + done, sizeof in - done);
+        assert_true(n >= 0 && n <= 3000);
+        done += (size_t)n;
+        ccnx_seqwriter_get_stats(f.w, &st);
+        assert_true(st.buffered <= 8000);
+    }
+    assert_int_equal(done, sizeof in);
+    size_t len;
+    assert_null(ccnx_seqwriter_segment(f.w, 0, &len)); /* sent, then dropped */
+    close_writer(&f);
+}
+
 static void test_bad_options(void **state)
 {
     (void)state;
@@ -451,6 +493,7 @@ int main(void)
         cmocka_unit_test(test_batch_boundaries),
         cmocka_unit_test(test_answers_and_waiting),
         cmocka_unit_test(test_back_pressure),
+        cmocka_unit_test(test_keep_all_then_stream),
         cmocka_unit_test(test_bad_options),
     };
     return cmocka_run_group_tests(tests, setup_key, teardown_key);

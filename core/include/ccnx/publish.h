@@ -97,6 +97,13 @@ uint64_t ccnx_seqwriter_filter_id(const struct ccnx_seqwriter *w);
 long ccnx_seqwriter_write(struct ccnx_seqwriter *w, const void *p, size_t n);
 /* Bytes write() would take now (SIZE_MAX in keep-all mode, 0 once closed). */
 size_t ccnx_seqwriter_writable(const struct ccnx_seqwriter *w);
+/* Turns a seqwriter made with keep_all into stream mode, for when a
+ * reader that fetches each segment about once (a repository) has taken
+ * the stream: from now on write takes at most buffer_limit bytes of
+ * unsent data, and sent objects are dropped, oldest batch first, while
+ * more than buffer_limit bytes are held. 0, or CCNX_E_INVAL when
+ * buffer_limit is below the block size. */
+int ccnx_seqwriter_set_stream(struct ccnx_seqwriter *w, size_t buffer_limit);
 /* Ends the current segment even if short and signs everything written so
  * far, answering the Interests that wait for it. */
 int ccnx_seqwriter_flush(struct ccnx_seqwriter *w);
