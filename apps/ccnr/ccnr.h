@@ -76,9 +76,10 @@ struct ccnr {
     uint64_t refused;      /* objects that failed verification or could not be stored */
     /* the policy in force (policy_apply.c) */
     struct ccnr_policy_state *policy;
-    uint64_t start_writes; /* fetches started by start-writes since start */
-    uint64_t imports;      /* bulk import commands handled since start */
-    uint64_t imported;     /* objects they added */
+    uint64_t start_writes;         /* fetches started by start-writes since start */
+    uint64_t start_writes_refused; /* not answered: CCNR_MAX_WRITES were running */
+    uint64_t imports;              /* bulk import commands handled since start */
+    uint64_t imported;             /* objects they added */
 };
 
 /* serve.c: the filters on the policy's namespaces, registered with ccnd
@@ -106,6 +107,13 @@ int ccnr_write_start(struct ccnr *r, const struct ccnx_name *prefix, uint64_t st
 int ccnr_write_commit(struct ccnr *r);
 /* Commits what is pending and ends every fetch (for shutting down). */
 void ccnr_write_stop_all(struct ccnr *r);
+/* Fetches running at once at most. Each keeps up to a window of Interests
+ * in ccnd's PIT; more start-writes than this, from one writer gone wrong
+ * or many, are not answered (the writer hears of no repository) and are
+ * counted. */
+#define CCNR_MAX_WRITES 64
+/* 1 when a new fetch may start now. */
+int ccnr_write_has_room(const struct ccnr *r);
 /* Calls fn for each fetch still running, with its prefix (a URI) and the
  * objects it stored so far (committed), for the status page. */
 void ccnr_write_foreach(const struct ccnr *r,

@@ -73,8 +73,19 @@ static void start_write(struct ccnr *r, const uint8_t *ibuf, const struct ccnx_i
                         const struct ccnx_name *prefix, uint64_t segment)
 {
     struct ccnx_buf u = CCNX_BUF_INIT;
-    ccnr_log(CCNR_INFO, "start-write of %s from segment %llu",
-             uri_of(&u, prefix->enc.data, prefix->enc.len), (unsigned long long)segment);
+    const char *uri = uri_of(&u, prefix->enc.data, prefix->enc.len);
+    if (!ccnr_write_has_room(r)) {
+        /* the first refusal of a run of them is logged, then every 100th */
+        if (r->start_writes_refused++ % 100 == 0) {
+            ccnr_log(CCNR_WARNING,
+                     "start-write of %s not answered: %d start-writes are running "
+                     "(%llu refused since start)",
+                     uri, CCNR_MAX_WRITES, (unsigned long long)r->start_writes_refused);
+        }
+        ccnx_buf_free(&u);
+        return;
+    }
+    ccnr_log(CCNR_INFO, "start-write of %s from segment %llu", uri, (unsigned long long)segment);
     ccnx_buf_free(&u);
     if (reply_info(r, ibuf, pi, NULL, NULL) == 0) {
         ccnr_write_start(r, prefix, segment);

@@ -318,12 +318,14 @@ static void render_json(const struct ccnr_status *st, const struct view *v, stru
                     (unsigned long long)v->s.map_bytes, (unsigned long long)v->s.used_bytes);
     ccnx_buf_printf(b,
                     "\"since_start\":{\"stored\":%llu,\"duplicates\":%llu,\"refused\":%llu,"
-                    "\"lookups\":%llu,\"hits\":%llu,\"start_writes\":%llu,\"imports\":%llu,"
-                    "\"imported\":%llu},\n\"writes\":[",
+                    "\"lookups\":%llu,\"hits\":%llu,\"start_writes\":%llu,"
+                    "\"start_writes_refused\":%llu,\"imports\":%llu,\"imported\":%llu},\n"
+                    "\"writes\":[",
                     (unsigned long long)v->s.added, (unsigned long long)v->s.duplicates,
                     (unsigned long long)r->refused, (unsigned long long)v->s.lookups,
                     (unsigned long long)v->s.hits, (unsigned long long)r->start_writes,
-                    (unsigned long long)r->imports, (unsigned long long)r->imported);
+                    (unsigned long long)r->start_writes_refused, (unsigned long long)r->imports,
+                    (unsigned long long)r->imported);
     struct write_row w = {b, 0, 1};
     ccnr_write_foreach(r, write_row, &w);
     ccnx_buf_append_str(b, w.count > 0 ? "\n]}\n" : "]}\n");
@@ -370,6 +372,7 @@ static void render_html(const struct ccnr_status *st, const struct view *v, int 
     html_row(b, "Lookups", v->s.lookups);
     html_row(b, "Hits", v->s.hits);
     html_row(b, "Start-writes since start", r->start_writes);
+    html_row(b, "Start-writes not answered (too many running)", r->start_writes_refused);
     html_row(b, "Bulk imports", r->imports);
     html_row(b, "Objects imported", r->imported);
     ccnx_buf_append_str(b, "</table>\n<h2>Start-writes running</h2>\n<table>\n"

@@ -248,6 +248,15 @@ int ccnr_write_start(struct ccnr *r, const struct ccnx_name *prefix, uint64_t st
     return rc;
 }
 
+int ccnr_write_has_room(const struct ccnr *r)
+{
+    unsigned running = 0;
+    for (const struct ccnr_write *w = r->writes; w != NULL; w = w->next) {
+        running += !w->finished;
+    }
+    return running < CCNR_MAX_WRITES;
+}
+
 void ccnr_write_stop_all(struct ccnr *r)
 {
     ccnr_write_commit(r);

@@ -7,6 +7,8 @@
 # 405, an endless request 400; clients that connect and send nothing do not
 # stop ccnr from serving content, and are closed after a few seconds.
 # CCNR_STATUS_PORT=abc and a bad CCNR_LISTEN_ON are clear settings errors.
+# Of 70 start-writes at once for streams no one publishes, 64 are answered
+# (that many fetches run at most) and 6 are counted as refused.
 # Out of file descriptors, ccnr says so and pauses accepting instead of
 # spinning on the queued connection, and serves the page again once
 # descriptors are free.
@@ -122,6 +124,22 @@ http 'GET /?f=json HTTP/1.0\r\n\r\n' "$T/j2"
 [ "$(json_num "$T/j2" hits)" -ge "$NSEG" ] || fail "ccnr's hits below $NSEG: $(cat "$T/j2")"
 [ "$(json_num "$T/j2" lookups)" -ge "$(json_num "$T/j2" hits)" ] || fail "lookups below hits"
 kill -0 "$CCNR_PID" || fail "ccnr died"
+
+# (d2) More start-writes than ccnr runs fetches at once.
+PIDS=()
+for i in $(seq 70); do
+    timeout 20 "$B/ccnpeek" -s 1 -w 3 "ccnx:/st/none$i/%FD%01/%C1.R.sw/%C1.N%00$i" \
+        >/dev/null 2>&1 &
+    PIDS+=($!)
+done
+ANSWERED=0
+for p in "${PIDS[@]}"; do wait "$p" && ANSWERED=$((ANSWERED + 1)); done
+[ "$ANSWERED" = 64 ] || fail "$ANSWERED of 70 start-writes answered, not 64"
+http 'GET /?f=json HTTP/1.0\r\n\r\n' "$T/j4"
+[ "$(json_num "$T/j4" start_writes_refused)" = 6 ] ||
+    fail "start-writes refused: not 6: $(cat "$T/j4")"
+grep -q 'WARNING: start-write of ccnx:/st/none[0-9]*/%FD%01 not answered: 64 start-writes are running' \
+    "$CCNR_LOG" || fail "no warning for the start-writes beyond 64"
 
 # (e) No descriptor left for the next client: accept fails with EMFILE and
 # the connection stays queued, so the listening socket stays readable.
