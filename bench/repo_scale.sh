@@ -22,7 +22,7 @@ while getopts "e:t:h" ch; do
     e) MAXE=$OPTARG ;;
     t) SECS=$OPTARG ;;
     *)
-        sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
         [ "$ch" = h ]
         exit
         ;;
