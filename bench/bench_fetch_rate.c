@@ -50,7 +50,8 @@ static uint64_t next_random(struct run *r)
 
 static void send_one(struct run *r);
 
-static void answered(void *arg, const uint8_t *obj, size_t len, const struct ccnx_content_parsed *pc)
+static void answered(void *arg, const uint8_t *obj, size_t len,
+                     const struct ccnx_content_parsed *pc)
 {
     (void)obj;
     (void)len;
@@ -149,7 +150,8 @@ int main(int argc, char **argv)
         return 2;
     }
     if (ccnx_client_open(&r.c) != 0) {
-        fprintf(stderr, "bench_fetch_rate: %s\n", r.c != NULL ? ccnx_client_error(r.c) : "no memory");
+        fprintf(stderr, "bench_fetch_rate: %s\n",
+                r.c != NULL ? ccnx_client_error(r.c) : "no memory");
         return 1;
     }
     r.rng = 0x9E3779B97F4A7C15ull ^ (uint64_t)getpid();

@@ -562,8 +562,8 @@ static int first_exact(MDB_cursor *cur, uint8_t *key, size_t klen, MDB_val *k, M
 /* Most Interests name what they want and carry at most MaxSuffixComponents
  * 1 (a segment of a file): every object under the name (or named exactly
  * by it) matches, so the answer is the first such key, found without
- * reading and parsing the objects on the way. 1 or 0 with the answer in
- * out, LOOKUP_WALK, or a negative error. */
+ * reading and parsing the objects on the way. 1 with the answer handed to
+ * fn, 0 for none, LOOKUP_WALK, or a negative error. */
 static int lookup_plain(struct ccnr_store *s, const uint8_t *ibuf,
                         const struct ccnx_interest_parsed *pi, ccnr_store_answer_fn fn, void *arg)
 {

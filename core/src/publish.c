@@ -82,11 +82,13 @@ static void sw_batch_free(struct sw_batch *b)
 }
 
 /* Drops the oldest batches whose objects have all been sent while the
- * store is over its limit (stream mode only). */
+ * store is over its limit (stream mode only). The newest batch stays: it
+ * holds the final segment once the stream is closed, which a writer asks
+ * its repository for (ccnx_seqwriter_confirm_stored). */
 static void sw_evict(struct ccnx_seqwriter *w)
 {
-    while (!w->o.keep_all && w->retained > w->o.buffer_limit && w->batch_head < w->batch_count &&
-           w->batches[w->batch_head].unsent == 0) {
+    while (!w->o.keep_all && w->retained > w->o.buffer_limit &&
+           w->batch_head + 1 < w->batch_count && w->batches[w->batch_head].unsent == 0) {
         struct sw_batch *b = &w->batches[w->batch_head++];
         w->retained -= b->objs.len;
         sw_batch_free(b);

@@ -3,8 +3,9 @@
 # in it (start-write) and ccngetfile gets it back; the file is still served
 # after ccnr restarts, and after ccnd restarts under a running ccnr (which
 # registers again by itself); a checked start-write of a held segment gets
-# a DATA reply, of an unknown one an INFO reply; a second ccnr on the same
-# directory, bad settings and a full store give clear messages.
+# a DATA reply, of an unknown one an INFO reply; ccnseqwriter -r stores a
+# stream and ccncat reads it back; a second ccnr on the same directory, bad
+# settings and a full store give clear messages.
 set -u
 CCNR_TEST_TAG=rd-ccnr
 CCNR_TEST_PORT_BASE=34200

@@ -459,6 +459,34 @@ static void test_keep_all_then_stream(void **state)
     assert_int_equal(done, sizeof in);
     size_t len;
     assert_null(ccnx_seqwriter_segment(f.w, 0, &len)); /* sent, then dropped */
+    /* Once everything was sent the final segment is still held, for the
+     * writer's check that the repository has it. */
+    assert_int_equal(ccnx_seqwriter_close(f.w), 0);
+    struct ccnx_seqwriter_stats st;
+    ccnx_seqwriter_get_stats(f.w, &st);
+    while (next < st.segments) {
+        assert_int_equal(ask(&f, v, (int64_t)next, -1), 1);
+        next++;
+    }
+    assert_true(ccnx_seqwriter_all_sent(f.w));
+    assert_int_equal(st.final_segment, 19);
+    assert_non_null(ccnx_seqwriter_segment(f.w, 19, &len));
+    close_writer(&f);
+
+    /* Even when the last batch alone is over the limit. */
+    ccnx_seqwriter_opts_init(&o);
+    o.block_size = 1000;
+    o.batch_max = 8;
+    o.keep_all = 1;
+    open_writer(&f, "ccnx:/test/bigbatch", &o);
+    assert_int_equal(ccnx_seqwriter_write(f.w, in, 8000), 8000);
+    assert_int_equal(ccnx_seqwriter_close(f.w), 0);
+    assert_int_equal(ccnx_seqwriter_set_stream(f.w, 1000), 0);
+    for (int64_t seg = 0; seg < 8; seg++) {
+        assert_int_equal(ask(&f, ccnx_seqwriter_name(f.w), seg, -1), 1);
+    }
+    assert_true(ccnx_seqwriter_all_sent(f.w));
+    assert_non_null(ccnx_seqwriter_segment(f.w, 7, &len));
     close_writer(&f);
 }
 

@@ -100,8 +100,8 @@ size_t ccnx_seqwriter_writable(const struct ccnx_seqwriter *w);
 /* Turns a seqwriter made with keep_all into stream mode, for when a
  * reader that fetches each segment about once (a repository) has taken
  * the stream: from now on write takes at most buffer_limit bytes of
- * unsent data, and sent objects are dropped, oldest batch first, while
- * more than buffer_limit bytes are held. 0, or CCNX_E_INVAL when
+ * unsent data, and sent objects are dropped, oldest batch first (the newest
+ * stays), while more than buffer_limit bytes are held. 0, or CCNX_E_INVAL when
  * buffer_limit is below the block size. */
 int ccnx_seqwriter_set_stream(struct ccnx_seqwriter *w, size_t buffer_limit);
 /* Ends the current segment even if short and signs everything written so
