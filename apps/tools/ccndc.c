@@ -96,18 +96,6 @@ static void usage(FILE *f)
 
 /* ---- Parsing (no network) ---- */
 
-static int parse_long(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (s[0] == '\0' || *end != '\0' || errno != 0 || v < lo || v > hi) {
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
 static int check_uri(const char *uri, char *err, size_t n)
 {
     struct ccnx_name name;
@@ -130,7 +118,7 @@ static int parse_face(char **t, int n, int with_flags, struct cmd *c, char *err,
     }
     if (strcasecmp(t[0], "face") == 0) {
         c->by_faceid = 1;
-        if (n != 2 || parse_long(t[1], 0, UINT_MAX, &c->faceid) != 0) {
+        if (n != 2 || tool_parse_long(t[1], 0, UINT_MAX, &c->faceid) != 0) {
             snprintf(err, en, "'face' takes one face number, not '%s'", t[1]);
             return -1;
         }
@@ -151,11 +139,11 @@ static int parse_face(char **t, int n, int with_flags, struct cmd *c, char *err,
     }
     c->host = t[i++];
     c->port = i < n ? t[i++] : NULL;
-    if (with_flags && i < n && parse_long(t[i++], 0, 255, &c->flags) != 0) {
+    if (with_flags && i < n && tool_parse_long(t[i++], 0, 255, &c->flags) != 0) {
         snprintf(err, en, "flags '%s' are not a number from 0 to 255", t[i - 1]);
         return -1;
     }
-    if (i < n && parse_long(t[i++], 0, 255, &c->ttl) != 0) {
+    if (i < n && tool_parse_long(t[i++], 0, 255, &c->ttl) != 0) {
         snprintf(err, en, "multicast TTL '%s' is not a number from 0 to 255", t[i - 1]);
         return -1;
     }
@@ -179,7 +167,7 @@ static int parse_strategy(char **t, int n, struct cmd *c, char *err, size_t en)
                      CCNX_STRATEGY_ID_MAX);
             return -1;
         }
-        if (n > 3 && parse_long(t[3], 0, INT32_MAX, &c->strategy_lifetime) != 0) {
+        if (n > 3 && tool_parse_long(t[3], 0, INT32_MAX, &c->strategy_lifetime) != 0) {
             snprintf(err, en, "lifetime '%s' is not a number of seconds", t[3]);
             return -1;
         }
@@ -245,7 +233,7 @@ static int parse_cmd(char **t, int n, struct cmd *c, char *err, size_t en)
         return 0;
     case V_DESTROYFACE:
         c->by_faceid = 1;
-        if (n != 1 || parse_long(t[0], 0, UINT_MAX, &c->faceid) != 0) {
+        if (n != 1 || tool_parse_long(t[0], 0, UINT_MAX, &c->faceid) != 0) {
             snprintf(err, en, "destroyface takes one face number");
             return -1;
         }
@@ -330,7 +318,7 @@ static int resolve(const char *host, const char *port, int ipproto, char *addr, 
     res = getnameinfo(ai->ai_addr, ai->ai_addrlen, addr, an, serv, sizeof serv,
                       NI_NUMERICHOST | NI_NUMERICSERV);
     freeaddrinfo(ai);
-    if (res != 0 || parse_long(serv, 1, 65535, portnum) != 0) {
+    if (res != 0 || tool_parse_long(serv, 1, 65535, portnum) != 0) {
         tool_warn("cannot use host '%s': %s", host, res != 0 ? gai_strerror(res) : "bad port");
         return -1;
     }
@@ -601,7 +589,7 @@ int main(int argc, char **argv)
             r.verbose = 1;
             break;
         case 't':
-            if (parse_long(optarg, 1, INT32_MAX, &r.lifetime) != 0)
+            if (tool_parse_long(optarg, 1, INT32_MAX, &r.lifetime) != 0)
                 tool_usage_error("-t wants a positive number of seconds, not '%s'", optarg);
             break;
         case 'f':

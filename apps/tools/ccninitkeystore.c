@@ -34,17 +34,6 @@ static void usage(FILE *f)
             tool_name(), CCNX_KEY_DEFAULT_BITS, DEFAULT_VALIDITY_DAYS);
 }
 
-static long number_arg(const char *opt, const char *arg, long min, long max)
-{
-    char *end = NULL;
-    errno = 0;
-    long v = strtol(arg, &end, 10);
-    if (errno != 0 || end == arg || *end != '\0' || v < min || v > max) {
-        tool_usage_error("%s wants a number from %ld to %ld, not '%s'", opt, min, max, arg);
-    }
-    return v;
-}
-
 /* DIRECTORY/.ccnx/.ccnx_keystore, making DIRECTORY/.ccnx if needed. */
 static void path_in(const char *dir, struct ccnx_buf *path)
 {
@@ -73,10 +62,10 @@ static int parse_options(int argc, char **argv, struct ccnx_keystore_options *op
             opt->subject = optarg;
             break;
         case 'l':
-            opt->bits = (unsigned)number_arg("-l", optarg, 512, 16384);
+            opt->bits = (unsigned)tool_number(optarg, "-l", 512, 16384);
             break;
         case 'v':
-            opt->validity_days = (int)number_arg("-v", optarg, 1, 365000);
+            opt->validity_days = (int)tool_number(optarg, "-v", 1, 365000);
             break;
         case 'p':
             *password = optarg;

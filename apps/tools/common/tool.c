@@ -101,12 +101,22 @@ void tool_bad_option(int ch, char **argv)
     tool_usage_error("unknown option %s", argv[optind - 1]);
 }
 
-long tool_number(const char *s, const char *what, long lo, long hi)
+int tool_parse_long(const char *s, long lo, long hi, long *out)
 {
     char *end;
     errno = 0;
     long v = strtol(s, &end, 10);
     if (errno != 0 || *end != '\0' || end == s || v < lo || v > hi) {
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+long tool_number(const char *s, const char *what, long lo, long hi)
+{
+    long v = 0;
+    if (tool_parse_long(s, lo, hi, &v) != 0) {
         tool_usage_error("%s must be a number from %ld to %ld, not '%s'", what, lo, hi, s);
     }
     return v;

@@ -34,5 +34,8 @@ void tool_help_first(int argc, char **argv, void (*usage)(FILE *));
 /* A decimal number in [lo, hi] from an option's argument, else a usage
  * error naming the option (`what`, e.g. "-p"). */
 long tool_number(const char *s, const char *what, long lo, long hi);
+/* The same check for text that is not an option (a command's words): 0
+ * with the number in *out, or -1 for the caller to report. */
+int tool_parse_long(const char *s, long lo, long hi, long *out);
 
 #endif
