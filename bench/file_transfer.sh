@@ -11,6 +11,7 @@
 # Prints every figure and a table of medians (MB/s of content, ratio to
 # the ceiling). Defaults: 3 rounds of a 256 MB file, programs in build/bin.
 set -u
+. "$(dirname "$0")/bench_lib.sh" || exit 1
 ROUNDS=3
 MB=256
 while getopts "n:m:h" ch; do
@@ -18,7 +19,7 @@ while getopts "n:m:h" ch; do
     n) ROUNDS=$OPTARG ;;
     m) MB=$OPTARG ;;
     *)
-        sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
+        bench_usage
         [ "$ch" = h ]
         exit
         ;;
@@ -26,9 +27,7 @@ while getopts "n:m:h" ch; do
 done
 shift $((OPTIND - 1))
 B=${1:-build/bin}
-for p in ccnd ccndstart ccndstop ccnputfile ccngetfile ccnd-bench; do
-    [ -x "$B/$p" ] || { echo "file_transfer.sh: $B/$p not found (build first, or give BIN)" >&2; exit 1; }
-done
+bench_need "$B" ccnd ccndstart ccndstop ccnputfile ccngetfile ccnd-bench
 T=$(mktemp -d /tmp/filetransfer-bench-XXXXXX)
 export CCN_LOCAL_PORT=$((33400 + $$ % 50))
 export CCN_LOCAL_SOCKNAME="$T/sock"

@@ -11,6 +11,7 @@
 # figure and a table of medians. Defaults: 3 rounds, ccnd-bench from
 # build/bin.
 set -u
+. "$(dirname "$0")/bench_lib.sh" || exit 1
 ROUNDS=3
 BENCH=build/bin/ccnd-bench
 while getopts "n:B:h" ch; do
@@ -18,7 +19,7 @@ while getopts "n:B:h" ch; do
     n) ROUNDS=$OPTARG ;;
     B) BENCH=$OPTARG ;;
     *)
-        sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+        bench_usage
         [ "$ch" = h ]
         exit
         ;;

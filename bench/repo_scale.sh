@@ -15,6 +15,7 @@
 # minutes and about 20 GB of disk under /tmp (the store's capacity is set
 # to 40G); the store is removed at the end.
 set -u
+. "$(dirname "$0")/bench_lib.sh" || exit 1
 MAXE=7
 SECS=5
 while getopts "e:t:h" ch; do
@@ -22,7 +23,7 @@ while getopts "e:t:h" ch; do
     e) MAXE=$OPTARG ;;
     t) SECS=$OPTARG ;;
     *)
-        sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+        bench_usage
         [ "$ch" = h ]
         exit
         ;;
@@ -30,9 +31,7 @@ while getopts "e:t:h" ch; do
 done
 shift $((OPTIND - 1))
 B=${1:-build/bin}
-for p in ccndstart ccndstop ccnr ccnputfile bench_fetch_rate; do
-    [ -x "$B/$p" ] || { echo "repo_scale.sh: $B/$p not found (build first, or give BIN)" >&2; exit 1; }
-done
+bench_need "$B" ccndstart ccndstop ccnr ccnputfile bench_fetch_rate
 T=$(mktemp -d /tmp/repo-scale-XXXXXX)
 export CCN_LOCAL_PORT=$((33460 + $$ % 40))
 export CCN_LOCAL_SOCKNAME="$T/sock"

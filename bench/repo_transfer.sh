@@ -16,6 +16,7 @@
 # Defaults: 3 rounds of 256 MB, programs in build/bin. The store lives in a
 # temporary folder under /tmp.
 set -u
+. "$(dirname "$0")/bench_lib.sh" || exit 1
 ROUNDS=3
 MB=256
 while getopts "n:m:h" ch; do
@@ -23,7 +24,7 @@ while getopts "n:m:h" ch; do
     n) ROUNDS=$OPTARG ;;
     m) MB=$OPTARG ;;
     *)
-        sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+        bench_usage
         [ "$ch" = h ]
         exit
         ;;
@@ -31,9 +32,7 @@ while getopts "n:m:h" ch; do
 done
 shift $((OPTIND - 1))
 B=${1:-build/bin}
-for p in ccnd ccndstart ccndstop ccnr ccnputfile ccngetfile ccnpeek; do
-    [ -x "$B/$p" ] || { echo "repo_transfer.sh: $B/$p not found (build first, or give BIN)" >&2; exit 1; }
-done
+bench_need "$B" ccnd ccndstart ccndstop ccnr ccnputfile ccngetfile ccnpeek
 T=$(mktemp -d /tmp/repo-bench-XXXXXX)
 export CCN_LOCAL_PORT=$((33500 + $$ % 40))
 export CCN_LOCAL_SOCKNAME="$T/sock"

@@ -364,6 +364,31 @@ static void test_answers_and_waiting(void **state)
     close_writer(&f);
 }
 
+/* A reader and a writer sharing a stream buffer of 3000 bytes: an
+ * Interest for every segment signed and not yet asked for (from *next on),
+ * then as much more of in[0..n) (from *done) as write takes, until all of
+ * it was taken. No write takes more than the limit, and no more than 8000
+ * bytes of signed objects are held. */
+static void drain_while_writing(struct fixture *f, const uint8_t *in, size_t n, size_t *done,
+                                uint64_t *next)
+{
+    const struct ccnx_name *v = ccnx_seqwriter_name(f->w);
+    for (int round = 0; round < 100 && *done < n; round++) {
+        struct ccnx_seqwriter_stats st;
+        ccnx_seqwriter_get_stats(f->w, &st);
+        while (*next < st.segments) {
+            assert_int_equal(ask(f, v, (int64_t)*next, -1), 1);
+            (*next)++;
+        }
+        long took = ccnx_seqwriter_write(f->w, in + *done, n - *done);
+        assert_true(took >= 0 && took <= 3000);
+        *done += (size_t)took;
+        ccnx_seqwriter_get_stats(f->w, &st);
+        assert_true(st.buffered <= 8000);
+    }
+    assert_int_equal(*done, n);
+}
+
 static void test_back_pressure(void **state)
 {
     (void)state;
@@ -384,20 +409,7 @@ static void test_back_pressure(void **state)
 
     /* Interests drain the buffer; sent objects are dropped beyond the limit. */
     uint64_t next = 0;
-    for (int round = 0; round < 100 && done < sizeof in; round++) {
-        struct ccnx_seqwriter_stats st;
-        ccnx_seqwriter_get_stats(f.w, &st);
-        while (next < st.segments) {
-            assert_int_equal(ask(&f, v, (int64_t)next, -1), 1);
-            next++;
-        }
-        long n = ccnx_seqwriter_write(f.w, in + done, sizeof in - done);
-        assert_true(n >= 0);
-        done += (size_t)n;
-        ccnx_seqwriter_get_stats(f.w, &st);
-        assert_true(st.buffered <= 8000);
-    }
-    assert_int_equal(done, sizeof in);
+    drain_while_writing(&f, in, sizeof in, &done, &next);
     size_t len;
     assert_null(ccnx_seqwriter_segment(f.w, 0, &len));
     /* An evicted segment is not answered here (ccnd's store may have it). */
@@ -443,20 +455,7 @@ static void test_keep_all_then_stream(void **state)
     assert_int_equal(ccnx_seqwriter_write(f.w, in + 5500, sizeof in - 5500), 0);
     size_t done = 5500;
     uint64_t next = 0;
-    for (int round = 0; round < 100 && done < sizeof in; round++) {
-        struct ccnx_seqwriter_stats st;
-        ccnx_seqwriter_get_stats(f.w, &st);
-        while (next < st.segments) {
-            assert_int_equal(ask(&f, v, (int64_t)next, -1), 1);
-            next++;
-        }
-        long n = ccnx_seqwriter_write(f.w, in + done, sizeof in - done);
-        assert_true(n >= 0 && n <= 3000);
-        done += (size_t)n;
-        ccnx_seqwriter_get_stats(f.w, &st);
-        assert_true(st.buffered <= 8000);
-    }
-    assert_int_equal(done, sizeof in);
+    drain_while_writing(&f, in, sizeof in, &done, &next);
     size_t len;
     assert_null(ccnx_seqwriter_segment(f.w, 0, &len)); /* sent, then dropped */
     /* Once everything was sent the final segment is still held, for the
