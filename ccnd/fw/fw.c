@@ -255,7 +255,7 @@ int fw_rec_send(struct fw *fw, struct fw_rec *rec, unsigned faceid, uint64_t now
     if (res < 0)
         return res;
     fw->stats.interests_out++;
-    pit_entry_sent(rec->entry, faceid, now);
+    pit_entry_sent(fw->pit, rec->entry, faceid, now);
     /* a face that got the Interest needs no scheduled copy any more */
     for (i = 0; i < rec->nsched; i++) {
         if (rec->sched[i].faceid == faceid) {

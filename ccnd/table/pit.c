@@ -38,6 +38,8 @@ struct pit {
     void (*expire_hook)(void *arg, struct pit_entry *e);
     void *expire_arg;
     struct facecount faces; /* downstream records per face */
+    struct facecount ups;   /* upstream records per face: a face with neither
+                             * closes without a walk of the table */
     struct pit_stats st;
 };
 
@@ -96,6 +98,7 @@ void pit_destroy(struct pit *pit)
     nametree_destroy(pit->names);
     dheap_free(&pit->expiry);
     facecount_free(&pit->faces);
+    facecount_free(&pit->ups);
     free(pit->buckets);
     free(pit);
 }
@@ -368,7 +371,7 @@ int pit_entry_has_nonce(const struct pit_entry *e, const uint8_t *nonce, size_t 
     return 0;
 }
 
-int pit_entry_sent(struct pit_entry *e, unsigned faceid, uint64_t now)
+int pit_entry_sent(struct pit *pit, struct pit_entry *e, unsigned faceid, uint64_t now)
 {
     for (uint32_t i = 0; i < e->nup; i++) {
         if (e->up[i].faceid == faceid) {
@@ -385,6 +388,9 @@ int pit_entry_sent(struct pit_entry *e, unsigned faceid, uint64_t now)
         }
         e->up = v;
         e->capup = nc;
+    }
+    if (facecount_add(&pit->ups, faceid) != 0) {
+        return CCNX_E_NOMEM;
     }
     e->up[e->nup++] = (struct pit_upstream){faceid, now, 1};
     return 0;
@@ -468,6 +474,9 @@ void pit_remove(struct pit *pit, struct pit_entry *e)
     for (uint32_t i = 0; i < e->ndown; i++) {
         facecount_sub(&pit->faces, e->down[i].faceid);
     }
+    for (uint32_t i = 0; i < e->nup; i++) {
+        facecount_sub(&pit->ups, e->up[i].faceid);
+    }
     pit->st.pending -= e->ndown;
     pit->st.entries--;
     entry_free(e);
@@ -529,6 +538,9 @@ uint64_t pit_next_expiry(const struct pit *pit)
 size_t pit_remove_face(struct pit *pit, unsigned faceid)
 {
     size_t removed = 0;
+    if (facecount_get(&pit->faces, faceid) == 0 && facecount_get(&pit->ups, faceid) == 0) {
+        return 0; /* most closing faces: a tool whose Interests were answered */
+    }
     for (size_t b = 0; b < pit->nbuckets; b++) {
         struct pit_entry *e = pit->buckets[b];
         while (e != NULL) {
@@ -537,6 +549,8 @@ size_t pit_remove_face(struct pit *pit, unsigned faceid)
             for (uint32_t i = 0; i < e->nup; i++) {
                 if (e->up[i].faceid != faceid) {
                     e->up[k++] = e->up[i];
+                } else {
+                    facecount_sub(&pit->ups, faceid);
                 }
             }
             e->nup = k;

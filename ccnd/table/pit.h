@@ -110,7 +110,7 @@ struct pit_entry *pit_find_key(const struct pit *pit, const struct pit_key *k);
 /* 1 when some downstream record of the entry holds this nonce. */
 int pit_entry_has_nonce(const struct pit_entry *e, const uint8_t *nonce, size_t n);
 /* Records a send to an upstream face at `now`. 0 or CCNX_E_NOMEM. */
-int pit_entry_sent(struct pit_entry *e, unsigned faceid, uint64_t now);
+int pit_entry_sent(struct pit *pit, struct pit_entry *e, unsigned faceid, uint64_t now);
 
 /* Fills out[0..max) with the entries the ContentObject satisfies (in no
  * particular order) and returns how many there are (possibly > max: call
@@ -133,7 +133,8 @@ uint64_t pit_next_expiry(const struct pit *pit);
  * none. The hook must not change the table. */
 void pit_set_expire_hook(struct pit *pit, void (*fn)(void *arg, struct pit_entry *e), void *arg);
 /* Drops a closed face's downstream and upstream records, and entries left
- * without downstreams; returns the number of entries dropped. */
+ * without downstreams; returns the number of entries dropped. A face with
+ * no record costs no walk of the table. */
 size_t pit_remove_face(struct pit *pit, unsigned faceid);
 
 /* The stored Interest (the first that created the entry) and its parse. */

@@ -113,8 +113,8 @@ static void test_aggregation_rule(void **state)
     assert_ptr_equal(pit_find(pit, m.b.data, m.b.len, &m.pi), a);
     ccnx_buf_free(&m.b);
     /* Upstream sends, for RTT. */
-    assert_int_equal(pit_entry_sent(a, 9, 100), 0);
-    assert_int_equal(pit_entry_sent(a, 9, 300), 0);
+    assert_int_equal(pit_entry_sent(pit, a, 9, 100), 0);
+    assert_int_equal(pit_entry_sent(pit, a, 9, 300), 0);
     const struct pit_upstream *u = pit_entry_upstreams(a, &n);
     assert_int_equal(n, 1);
     assert_int_equal(u[0].sent, 300);
@@ -123,6 +123,16 @@ static void test_aggregation_rule(void **state)
     pit_get_stats(pit, &st);
     assert_int_equal(st.entries, 3);
     assert_int_equal(st.aggregated, 3);
+    /* A face that only received Interests (an upstream) closes: its
+     * records go, the entries stay; a face with no record drops nothing. */
+    assert_int_equal(pit_remove_face(pit, 9), 0);
+    pit_entry_upstreams(a, &n);
+    assert_int_equal(n, 0);
+    assert_int_equal(pit_entry_sent(pit, a, 9, 400), 0);
+    pit_entry_upstreams(a, &n);
+    assert_int_equal(n, 1);
+    assert_int_equal(pit_remove_face(pit, 77), 0);
+    assert_int_equal(pit_count(pit), 3);
     pit_destroy(pit);
 }
 
@@ -224,7 +234,7 @@ static void test_expiry_faces_limit(void **state)
     assert_int_equal(st.refused, 1);
     assert_int_equal(st.expired, 1);
     /* Face 1 closes: /f/1 goes, /f/2 keeps faces 3 and 4, /e/1 keeps face 2. */
-    pit_entry_sent(a, 1, 5);
+    pit_entry_sent(pit, a, 1, 5);
     assert_int_equal(pit_remove_face(pit, 1), 1);
     assert_int_equal(pit_count(pit), 2);
     pit_entry_upstreams(a, &n);
