@@ -1,6 +1,8 @@
 /* The forwarding table on the name tree (see fib.h). */
 #include "table/fib.h"
 
+#include "table/facecount.h"
+
 #include "table/nametree.h"
 
 #include <ccnx/buf.h>
@@ -22,7 +24,8 @@ struct fib_entry {
 struct fib {
     struct nametree *nt;
     size_t prefixes;
-    uint64_t next_expiry; /* no next hop expires before this: fib_expire skips its sweep */
+    uint64_t next_expiry;   /* no next hop expires before this: fib_expire skips its sweep */
+    struct facecount faces; /* next hops per face: a face with none closes without a sweep */
 };
 
 struct fib *fib_create(void)
@@ -65,6 +68,7 @@ void fib_destroy(struct fib *fib)
     }
     nametree_foreach(fib->nt, free_visit, NULL);
     nametree_destroy(fib->nt);
+    facecount_free(&fib->faces);
     free(fib);
 }
 
@@ -139,17 +143,22 @@ int fib_add(struct fib *fib, const uint8_t *name, size_t len, unsigned faceid, u
         e->hops = h;
         e->cap = nc;
     }
+    if (facecount_add(&fib->faces, faceid) != 0) {
+        entry_maybe_drop(fib, n);
+        return CCNX_E_NOMEM;
+    }
     e->hops[e->nhops++] = (struct fib_nexthop){faceid, flags, expires};
     return 0;
 }
 
 /* Removes the hops for which `drop` says so; returns how many. */
-static size_t filter_hops(struct fib_entry *e, int (*drop)(const struct fib_nexthop *, uint64_t),
-                          uint64_t arg)
+static size_t filter_hops(struct fib *fib, struct fib_entry *e,
+                          int (*drop)(const struct fib_nexthop *, uint64_t), uint64_t arg)
 {
     size_t k = 0, removed = 0;
     for (size_t i = 0; i < e->nhops; i++) {
         if (drop(&e->hops[i], arg)) {
+            facecount_sub(&fib->faces, e->hops[i].faceid);
             removed++;
         } else {
             e->hops[k++] = e->hops[i];
@@ -173,7 +182,7 @@ int fib_remove(struct fib *fib, const uint8_t *name, size_t len, unsigned faceid
 {
     struct nametree_node *n;
     struct fib_entry *e = entry_at(fib, name, len, 0, &n);
-    if (e == NULL || filter_hops(e, drop_face, faceid) == 0) {
+    if (e == NULL || filter_hops(fib, e, drop_face, faceid) == 0) {
         return CCNX_E_NOTFOUND;
     }
     entry_maybe_drop(fib, n);
@@ -199,7 +208,7 @@ static int sweep_visit(struct nametree_node *n, void *ctx)
     if (e == NULL) {
         return 0;
     }
-    size_t r = filter_hops(e, s->drop, s->arg);
+    size_t r = filter_hops(s->fib, e, s->drop, s->arg);
     s->removed += r;
     for (size_t i = 0; i < e->nhops; i++) {
         s->next = e->hops[i].expires < s->next ? e->hops[i].expires : s->next;
@@ -234,6 +243,9 @@ static size_t sweep(struct fib *fib, int (*drop)(const struct fib_nexthop *, uin
 
 size_t fib_remove_face(struct fib *fib, unsigned faceid)
 {
+    if (facecount_get(&fib->faces, faceid) == 0) {
+        return 0; /* most closing faces registered nothing */
+    }
     return sweep(fib, drop_face, faceid);
 }
 

@@ -13,8 +13,8 @@ const uint8_t key_b[32] = {0xbb, 1, 2, 3};
 
 /* Encodes a ContentObject by hand. Matching never verifies signatures, so
  * the SignatureBits are arbitrary bytes. */
-void encode_object(struct ccnx_buf *b, const uint8_t *name, size_t name_len,
-                          const uint8_t *pub, const char *body)
+void encode_object(struct ccnx_buf *b, const uint8_t *name, size_t name_len, const uint8_t *pub,
+                   const char *body)
 {
     static const uint8_t sig[16] = {0x5a};
     static const uint8_t stamp[6] = {0x05, 0x00, 0x12, 0x34, 0x56, 0x78};

@@ -223,6 +223,14 @@ static void test_expiry_and_faces(void **state)
     assert_int_equal(fib_remove(f, p, len, 5), 0);
     assert_int_equal(fib_remove(f, p, len, 5), CCNX_E_NOTFOUND);
     assert_int_equal(fib_prefix_count(f), 1);
+    /* Hops gone by expiry, removal or an earlier close leave nothing for a
+     * close to find; a face registered again is found again. */
+    assert_int_equal(fib_remove_face(f, 2), 0);
+    assert_int_equal(fib_remove_face(f, 5), 0);
+    assert_int_equal(fib_remove_face(f, 4), 0);
+    add(f, "/x/q", 4, FIB_ACTIVE, FIB_NEVER);
+    assert_int_equal(fib_remove_face(f, 4), 1);
+    assert_int_equal(fib_prefix_count(f), 1);
     /* Malformed names are refused. */
     uint8_t junk[3] = {0xF2, 0x01, 0x02};
     assert_int_equal(fib_add(f, junk, 3, 1, 1, FIB_NEVER), CCNX_E_INVAL);
