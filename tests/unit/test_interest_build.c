@@ -302,15 +302,6 @@ static int build_exclude(struct fixture *fx, const struct ccnx_exclude_item *ite
     return res;
 }
 
-#define COMP(s)                                                                                    \
-    {                                                                                              \
-        CCNX_EXCLUDE_COMPONENT, (const uint8_t *)(s), sizeof(s) - 1                                \
-    }
-#define ANY                                                                                        \
-    {                                                                                              \
-        CCNX_EXCLUDE_ANY, NULL, 0                                                                  \
-    }
-
 static void test_exclude_order_enforced(void **state)
 {
     struct fixture *fx = *state;

@@ -14,16 +14,6 @@
 
 #include <stdint.h>
 
-/* Exclude items: a component given as a string literal, and Any. */
-#define COMP(s)                                                                                    \
-    {                                                                                              \
-        CCNX_EXCLUDE_COMPONENT, (const uint8_t *)(s), sizeof(s) - 1                                \
-    }
-#define ANY                                                                                        \
-    {                                                                                              \
-        CCNX_EXCLUDE_ANY, NULL, 0                                                                  \
-    }
-
 extern const uint8_t key_a[32];
 extern const uint8_t key_b[32];
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const char *tu_vectors_dir(void)
 {
@@ -103,4 +104,15 @@ void tu_hex(const char *hex, struct ccnx_buf *b)
         }
     }
     assert_int_equal(hi, -1);
+}
+
+int tu_remove_files(const char *dir, const char *const *names, size_t n)
+{
+    char path[4096];
+    int rc = 0;
+    for (size_t i = 0; i < n; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        rc = remove(path) == 0 ? rc : -1;
+    }
+    return rmdir(dir) == 0 ? rc : -1;
 }

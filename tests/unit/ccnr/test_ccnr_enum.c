@@ -42,16 +42,9 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    char path[128];
     ccnr_store_close(store);
-    snprintf(path, sizeof path, "%s/store/data.mdb", dir);
-    unlink(path);
-    snprintf(path, sizeof path, "%s/store/lock.mdb", dir);
-    unlink(path);
-    snprintf(path, sizeof path, "%s/store", dir);
-    rmdir(path);
-    rmdir(dir);
-    return 0;
+    static const char *const files[] = {"store/data.mdb", "store/lock.mdb", "store"};
+    return tu_remove_files(dir, files, 3);
 }
 
 static void put_uri(const char *uri, const char *content)

@@ -201,16 +201,9 @@ static int store_setup(void **state)
 static int store_teardown(void **state)
 {
     (void)state;
-    char path[128];
     ccnr_store_close(store);
-    const char *files[] = {"store/data.mdb", "store/lock.mdb", "store", ""};
-    for (size_t i = 0; i < 4; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
-        if (remove(path) != 0 && i < 2) {
-            return -1;
-        }
-    }
-    return 0;
+    static const char *const files[] = {"store/data.mdb", "store/lock.mdb", "store"};
+    return tu_remove_files(dir, files, 3);
 }
 
 static void add(const struct ccnx_buf *obj)

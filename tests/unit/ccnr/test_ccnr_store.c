@@ -37,15 +37,8 @@ static char *make_dir(void)
 
 static void remove_dir(char *dir)
 {
-    const char *files[] = {"store/data.mdb", "store/lock.mdb", "store"};
-    char path[512];
-    for (size_t i = 0; i < 3; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
-        if (unlink(path) != 0) {
-            rmdir(path);
-        }
-    }
-    assert_int_equal(rmdir(dir), 0);
+    static const char *const files[] = {"store/data.mdb", "store/lock.mdb", "store"};
+    assert_int_equal(tu_remove_files(dir, files, 3), 0);
     free(dir);
 }
 
