@@ -16,7 +16,8 @@ DEBIAN_PACKAGES = build-essential cmake ninja-build pkg-config libssl-dev openss
 
 GENERATOR = $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 
-.PHONY: all deps build test test-release test-asan fuzz-run format format-check demo install clean
+.PHONY: all deps build test test-release test-asan fuzz-run format format-check demo install clean \
+        stress-test
 
 all: build
 
@@ -57,6 +58,13 @@ fuzz-run:
 	CC=clang cmake -S . -B $(FUZZ_BUILD) $(GENERATOR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCCNX_LIBFUZZER=ON -DCCNX_TESTS=ON >/dev/null && \
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) && \
 	tests/fuzz/run-libfuzzer.sh $(FUZZ_BUILD)/fuzz $(FUZZ_SECONDS)
+
+# The suite five times in a row beside busy loops on every core, as a
+# check for races (tests/stress.sh; STRESS_TARGET=test-asan for the ASan suite).
+STRESS_TARGET ?= test-release
+STRESS_RUNS   ?= 5
+stress-test: deps
+	tests/stress.sh -n $(STRESS_RUNS) $(STRESS_TARGET)
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

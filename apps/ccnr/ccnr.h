@@ -119,10 +119,13 @@ int ccnr_write_has_room(const struct ccnr *r);
 void ccnr_write_foreach(const struct ccnr *r,
                         void (*fn)(void *arg, const char *uri, uint64_t stored), void *arg);
 
-/* main.c: takes the directory's lock (writing our pid into it): its fd,
- * or -1 when another process holds it, with that process's pid in *holder
- * (0 when unreadable). Dies on other failures. */
+/* main.c: takes the directory's lock (the lock file left empty): its fd,
+ * or -1 when another process holds it, with the pid of a repository that
+ * serves in *holder (0 while it is starting, or for a `ccnr import`). Dies
+ * on other failures. */
 int ccnr_lock_try(const char *dir, long *holder);
+/* Writes our pid into the lock file: the repository serves from now on. */
+void ccnr_lock_mark_ready(int fd);
 
 /* import.c: bulk import (RepoProtocol.txt, %C1.R.af). */
 struct ccnr_import_counts {

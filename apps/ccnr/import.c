@@ -27,6 +27,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -480,6 +481,34 @@ static int import_here(const struct ccnr_settings *set, const char *file)
     return rc == 0 ? 0 : TOOL_EXIT_FAILURE;
 }
 
+/* The lock of a repository that is starting is held while its file is
+ * still empty: wait until it serves (its pid appears) or goes away,
+ * checking every READY_POLL_MS, for at most READY_WAIT_MS. */
+#define READY_WAIT_MS 10000
+#define READY_POLL_MS 20
+
+static int lock_or_wait_ready(const struct ccnr_settings *set, long *holder)
+{
+    int said = 0;
+    for (int waited = 0;; waited += READY_POLL_MS) {
+        int fd = ccnr_lock_try(set->dir, holder);
+        if (fd >= 0 || *holder > 0) {
+            return fd;
+        }
+        if (waited >= READY_WAIT_MS) {
+            tool_warn("%s is still locked by a repository that does not serve yet (or by another "
+                      "`ccnr import`) after %d s: see that process's log",
+                      set->dir, READY_WAIT_MS / 1000);
+            return -2;
+        }
+        if (!said) {
+            tool_warn("waiting for the repository starting on %s", set->dir);
+            said = 1;
+        }
+        poll(NULL, 0, READY_POLL_MS);
+    }
+}
+
 int ccnr_import_main(const struct ccnr_settings *set, const char *file)
 {
     struct stat st;
@@ -489,7 +518,10 @@ int ccnr_import_main(const struct ccnr_settings *set, const char *file)
         return TOOL_EXIT_FAILURE;
     }
     long holder = 0;
-    int fd = ccnr_lock_try(set->dir, &holder);
+    int fd = lock_or_wait_ready(set, &holder);
+    if (fd == -2) {
+        return TOOL_EXIT_FAILURE;
+    }
     if (fd < 0) {
         return import_through_ccnr(set, file, holder);
     }

@@ -64,7 +64,10 @@ static void usage(FILE *out)
 }
 
 /* Keeps a second repository out of the directory: the lock lasts as long
- * as the process (the kernel drops it even after kill -9). */
+ * as the process (the kernel drops it even after kill -9). The file stays
+ * empty until the repository serves (ccnr_lock_mark_ready), so that
+ * `ccnr import` can tell a repository that is starting from one that
+ * answers. */
 int ccnr_lock_try(const char *dir, long *holder)
 {
     char path[PATH_MAX + 16];
@@ -83,22 +86,34 @@ int ccnr_lock_try(const char *dir, long *holder)
         close(fd);
         return -1;
     }
-    char pid[32];
-    int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
-    if (ftruncate(fd, 0) != 0 || write(fd, pid, (size_t)n) != n) {
-        ccnr_log(CCNR_WARNING, "cannot write the pid into %s: %s", path, strerror(errno));
+    if (ftruncate(fd, 0) != 0) {
+        ccnr_log(CCNR_WARNING, "cannot empty %s: %s", path, strerror(errno));
     }
     return fd;
+}
+
+void ccnr_lock_mark_ready(int fd)
+{
+    char pid[32];
+    int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+    if (pwrite(fd, pid, (size_t)n, 0) != n) {
+        ccnr_log(CCNR_WARNING, "cannot write the pid into %s: %s", LOCK_FILE, strerror(errno));
+    }
 }
 
 static int lock_directory(const char *dir)
 {
     long holder = 0;
     int fd = ccnr_lock_try(dir, &holder);
-    if (fd < 0) {
+    if (fd < 0 && holder > 0) {
         tool_die("another ccnr is already using %s (pid %ld holds %s/%s): stop it first or set "
                  "CCNR_DIRECTORY to another directory",
                  dir, holder, dir, LOCK_FILE);
+    }
+    if (fd < 0) {
+        tool_die("%s/%s is held by a ccnr that is starting or by a `ccnr import`: wait for it "
+                 "or set CCNR_DIRECTORY to another directory",
+                 dir, LOCK_FILE);
     }
     return fd;
 }
@@ -230,6 +245,7 @@ int main(int argc, char **argv)
     int lock_fd = lock_directory(r.set.dir);
     tool_catch_stop();
     open_all(&r);
+    ccnr_lock_mark_ready(lock_fd);
     struct ccnx_buf u = CCNX_BUF_INIT;
     ccnx_uri_append_name(&u, &r.set.global_prefix);
     ccnr_log(CCNR_INFO, "serving %s (%s) through ccnd at %s", r.set.dir, ccnx_buf_cstr(&u),

@@ -162,6 +162,7 @@ static void selfreg_reply(void *arg, const uint8_t *obj, size_t len,
         return;
     }
     f->state = 1;
+    f->face_id = fe.face_id;
     int64_t ms = fe.lifetime > 0 ? fe.lifetime * 500 : REFRESH_MAX_MS;
     client_timer_arm(c, &f->refresh,
                      ccnx_client_now_ms() + (ms > REFRESH_MAX_MS ? REFRESH_MAX_MS : ms));
@@ -206,11 +207,16 @@ static void send_selfreg(struct ccnx_client *c, struct filter *f)
     ccnx_name_free(&name);
 }
 
-/* Best effort: the registration would expire anyway. */
+/* Best effort: the registration would expire anyway. ccnd removes only
+ * the next hop the request names, so the face its selfreg answer gave. */
 static void send_unreg(struct ccnx_client *c, const struct filter *f)
 {
+    if (f->face_id < 0) {
+        return;
+    }
     struct ccnx_forwarding_entry fe;
     fill_entry(&fe, "unreg", f);
+    fe.face_id = f->face_id;
     struct ccnx_name name;
     ccnx_name_init(&name);
     if (c->have_ccndid && control_name(c, "unreg", &fe, &name) == 0) {
@@ -240,6 +246,7 @@ int ccnx_client_set_filter(struct ccnx_client *c, const struct ccnx_name *prefix
     f->fn = fn;
     f->arg = arg;
     f->state = mode == CCNX_FILTER_REGISTER ? 0 : 1;
+    f->face_id = -1;
     f->refresh.fn = refresh_due;
     f->refresh.arg = f;
     struct filter **pp = &c->filters;
@@ -386,6 +393,7 @@ void filter_connection_reset(struct ccnx_client *c)
         }
         client_timer_disarm(c, &f->refresh);
         f->state = 0;
+        f->face_id = -1;
     }
     register_waiting(c);
 }

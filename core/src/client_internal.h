@@ -57,6 +57,7 @@ struct filter {
     void *arg;
     int state;           /* 1 registered, 0 waiting, negative: failed */
     uint64_t request_id; /* selfreg Interest in flight, 0 when none */
+    int64_t face_id;     /* our face in ccnd's answer (unreg must name it), -1 */
     struct client_timer refresh;
     struct filter *next; /* longest prefix first */
 };

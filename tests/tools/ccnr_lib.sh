@@ -46,16 +46,19 @@ fail() {
 }
 
 # start_ccnr LOG: ccnr in the background (at most 300 s), its stderr added
-# to $T/LOG; returns once it has registered with ccnd. Settings given on
-# the call (VAR=value start_ccnr LOG) reach ccnr.
+# to $T/LOG; returns once this ccnr has said that it serves, which it does
+# after registering with ccnd and marking its directory's lock as ready.
+# Only what this ccnr added to LOG counts: a test may start several ccnr
+# on one log. Settings given on the call (VAR=value start_ccnr LOG) reach
+# ccnr.
 start_ccnr() {
     CCNR_LOG="$T/$1"
+    local from=$(($(stat -c %s "$CCNR_LOG" 2>/dev/null || echo 0) + 1))
     timeout 300 "$B/ccnr" 2>>"$CCNR_LOG" &
     CCNR_PID=$!
-    for _ in $(seq 100); do
-        grep -q "ccnr: INFO: serving $CCNR_DIRECTORY" "$CCNR_LOG" 2>/dev/null && return 0
-        kill -0 "$CCNR_PID" 2>/dev/null || break
-        sleep 0.1
+    while kill -0 "$CCNR_PID" 2>/dev/null; do
+        tail -c +"$from" "$CCNR_LOG" | grep -q "ccnr: INFO: serving $CCNR_DIRECTORY" && return 0
+        sleep 0.05
     done
     fail "ccnr did not start: $(tail -n 3 "$CCNR_LOG")"
 }

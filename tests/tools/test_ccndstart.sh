@@ -91,7 +91,7 @@ run ccndstart -v
 RPID=$(sed -n 's/^started ccnr (pid \([0-9]*\)) in .*/\1/p' "$T/out")
 [ -n "$RPID" ] || fail "ccndstart -v did not say it started ccnr"
 RLOG="$CCNX_DIR/repository/log"
-for _ in $(seq 100); do grep -q "serving $CCNX_DIR/repository" "$RLOG" 2>/dev/null && break; sleep 0.1; done
+while alive "$RPID" && ! grep -q "serving $CCNX_DIR/repository" "$RLOG" 2>/dev/null; do sleep 0.05; done
 grep -q "serving $CCNX_DIR/repository (ccnx:/test/repo)" "$RLOG" ||
     fail "ccnr did not start serving: $(cat "$RLOG" 2>&1)"
 kill "$RPID"

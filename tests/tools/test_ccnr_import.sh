@@ -13,10 +13,12 @@ CCNR_TEST_PORT_BASE=34300
 CCNR_TEST_PORT_SPAN=50
 . "$(dirname "$0")/ccnr_lib.sh" || exit 1
 
-# import TAG FILE: runs ccnr import; its exit status in $RC, output in $T/TAG.out/.err
+# import TAG FILE: runs ccnr import; its exit status in $RC and $T/TAG.rc
+# (for a run in the background), output in $T/TAG.out/.err
 import() {
     timeout 60 "$B/ccnr" import "$2" >"$T/$1.out" 2>"$T/$1.err"
     RC=$?
+    echo "$RC" >"$T/$1.rc"
 }
 expect() { # TAG RC TEXT: exit status and a line of stdout or stderr
     [ "$RC" = "$2" ] || fail "$1: exit $RC, expected $2"
@@ -123,4 +125,30 @@ CCNR_VERIFY=0 import f1 refused.ccnb
 expect f1 0 "3 objects imported, 0 already held, 0 refused"
 CCNR_VERIFY=2 import f2 refused.ccnb
 expect f2 1 "CCNR_VERIFY=2 is not 0 or 1"
+
+# (g) a repository that is starting holds the lock before it serves (the
+# lock file still empty): an import waits for it instead of deciding that
+# none runs; once the lock is free it imports directly.
+export CCNR_DIRECTORY="$T/starting"
+mkdir -p "$CCNR_DIRECTORY"
+LOCK="$CCNR_DIRECTORY/ccnr.lock"
+: >"$LOCK"
+mkfifo "$T/release"
+flock "$LOCK" cat "$T/release" >/dev/null &
+HOLDER=$!
+extra_cleanup() { [ -n "$HOLDER" ] && kill "$HOLDER" 2>/dev/null; }
+while flock -n "$LOCK" true; do
+    kill -0 "$HOLDER" 2>/dev/null || fail "g1: flock(1) could not hold $LOCK"
+    sleep 0.01
+done
+import g1 good.ccnb &
+IMPORT=$!
+wait_log "$T/g1.err" "waiting for the repository starting on $CCNR_DIRECTORY" 600 ||
+    fail "g1: ccnr import did not wait for the starting repository: $(cat "$T/g1.err")"
+echo >"$T/release"
+wait "$HOLDER"
+HOLDER=
+wait "$IMPORT"
+RC=$(cat "$T/g1.rc")
+expect g1 0 "7 objects imported, 0 already held, 0 refused"
 echo "PASS"

@@ -47,7 +47,18 @@ timeout 60 "$B/ccnputfile" -v -w 2 -x 1 "$GP/data/policy.xml" "$T/allowed.ccnb" 
 stored pput || fail "the new policy was not stored"
 wait_log "$T/r1.err" "policy replaced: .*namespaces ccnx:/allowed \\(global prefix $GP\\)" 50 ||
     fail "the new policy did not take effect"
-sleep 0.5 # ccnd's answers to the new registrations
+# ccnr registers the new namespace and withdraws ccnx:/ without waiting:
+# go on once ccnd's table shows both
+fib_switched() {
+    "$B/ccndstatus" >"$T/fib" 2>&1 || return 1
+    grep -q '^ ccnx:/allowed face: ' "$T/fib" && ! grep -q '^ ccnx:/ face: ' "$T/fib"
+}
+for _ in $(seq 300); do
+    fib_switched && break
+    kill -0 "$CCNR_PID" || fail "ccnr died"
+    sleep 0.05
+done
+fib_switched || fail "ccnd's routes did not follow the new policy: $(cat "$T/fib")"
 put ccnx:/denied/file denied
 stored denied && fail "a start-write under /denied was honoured"
 grep -q "start-write of ccnx:/denied" "$T/r1.err" && fail "ccnr saw the start-write under /denied"
