@@ -85,9 +85,33 @@ static void sw_batch_free(struct sw_batch *b)
  * store is over its limit (stream mode only). The newest batch stays: it
  * holds the final segment once the stream is closed, which a writer asks
  * its repository for (ccnx_seqwriter_confirm_stored). */
+static size_t sw_held_segments(const struct ccnx_seqwriter *w)
+{
+    return w->batch_count > w->batch_head ? (size_t)(w->next_seg - sw_first_held(w)) : 0;
+}
+
+/* Live mode: the oldest batches go while the others still hold a window. */
+static void sw_evict_live(struct ccnx_seqwriter *w)
+{
+    while (w->batch_head + 1 < w->batch_count &&
+           sw_held_segments(w) - w->batches[w->batch_head].n >= w->o.live_window) {
+        struct sw_batch *b = &w->batches[w->batch_head++];
+        w->retained -= b->objs.len;
+        for (size_t i = 0; i < b->n; i++) {
+            if (!b->sent[i]) {
+                w->retained_unsent -= b->off[i + 1] - b->off[i];
+            }
+        }
+        sw_batch_free(b);
+    }
+}
+
 static void sw_evict(struct ccnx_seqwriter *w)
 {
-    while (!w->o.keep_all && w->retained > w->o.buffer_limit &&
+    if (w->o.live_window > 0) {
+        sw_evict_live(w);
+    }
+    while (!w->o.keep_all && w->o.live_window == 0 && w->retained > w->o.buffer_limit &&
            w->batch_head + 1 < w->batch_count && w->batches[w->batch_head].unsent == 0) {
         struct sw_batch *b = &w->batches[w->batch_head++];
         w->retained -= b->objs.len;
@@ -261,6 +285,9 @@ static int sw_sign_from(struct ccnx_seqwriter *w, const uint8_t *data, size_t av
     w->stats.batches++;
     if (final) {
         w->stats.final_segment = (int64_t)(w->next_seg - 1);
+    }
+    if (w->o.live_window > 0) {
+        sw_evict(w);
     }
     return 0;
 }
@@ -451,7 +478,7 @@ size_t ccnx_seqwriter_writable(const struct ccnx_seqwriter *w)
     if (w->closed) {
         return 0;
     }
-    if (w->o.keep_all) {
+    if (w->o.keep_all || w->o.live_window > 0) {
         return SIZE_MAX;
     }
     size_t held = w->retained_unsent + sw_pending_len(w);

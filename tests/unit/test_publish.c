@@ -489,6 +489,43 @@ static void test_keep_all_then_stream(void **state)
     close_writer(&f);
 }
 
+/* Live mode: nobody asks, yet write always takes everything and only the
+ * newest segments stay; a late Interest gets a recent segment. */
+static void test_live_window(void **state)
+{
+    (void)state;
+    struct fixture f;
+    struct ccnx_seqwriter_opts o;
+    ccnx_seqwriter_opts_init(&o);
+    o.block_size = 100;
+    o.batch_max = 4;
+    o.live_window = 10;
+    open_writer(&f, "ccnx:/test/live", &o);
+    static uint8_t in[150];
+    fill(in, sizeof in, 11);
+    for (int i = 0; i < 200; i++) {
+        assert_int_equal(ccnx_seqwriter_writable(f.w), SIZE_MAX);
+        assert_int_equal(ccnx_seqwriter_write(f.w, in, sizeof in), (long)sizeof in);
+        assert_int_equal(ccnx_seqwriter_flush(f.w), 0);
+    }
+    struct ccnx_seqwriter_stats st;
+    ccnx_seqwriter_get_stats(f.w, &st);
+    assert_int_equal(st.segments, 400); /* each flush: one full and one short */
+    assert_int_equal(st.segments_sent, 0);
+    size_t len, held = 0;
+    for (uint64_t seg = 0; seg < 400; seg++) {
+        held += ccnx_seqwriter_segment(f.w, seg, &len) != NULL;
+    }
+    /* the window, plus at most a batch that straddles its start */
+    assert_true(held >= 10 && held < 10 + 4);
+    assert_null(ccnx_seqwriter_segment(f.w, 0, &len));
+    assert_non_null(ccnx_seqwriter_segment(f.w, 399, &len));
+    assert_true(st.buffered < 14 * 1000);
+    assert_int_equal(ask(&f, ccnx_seqwriter_name(f.w), 395, -1), 1);
+    assert_int_equal(ask(&f, ccnx_seqwriter_name(f.w), 3, -1), 0);
+    close_writer(&f);
+}
+
 static void test_bad_options(void **state)
 {
     (void)state;
@@ -521,6 +558,7 @@ int main(void)
         cmocka_unit_test(test_answers_and_waiting),
         cmocka_unit_test(test_back_pressure),
         cmocka_unit_test(test_keep_all_then_stream),
+        cmocka_unit_test(test_live_window),
         cmocka_unit_test(test_bad_options),
     };
     return cmocka_run_group_tests(tests, setup_key, teardown_key);

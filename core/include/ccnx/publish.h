@@ -16,7 +16,9 @@
  * buffer holds more than its limit, and write() accepts less than it was
  * given while the unsent objects fill the limit (run the client's loop so
  * Interests drain them, then write the rest). In keep-all mode (a file
- * being served) every object stays until the seqwriter is destroyed.
+ * being served) every object stays until the seqwriter is destroyed. In
+ * live mode the newest segments stay, whether sent or not, and write()
+ * takes everything.
  *
  * Signing happens when a batch is full, when an Interest waits for a
  * segment whose bytes are complete, after a short pause in writing (the
@@ -57,6 +59,12 @@ struct ccnx_seqwriter_opts {
     size_t batch_max;           /* objects per Merkle batch at most (>= 1) */
     size_t buffer_limit;        /* bytes held in stream mode before write pushes back */
     int keep_all;               /* keep every object (serving a file) */
+    /* Live mode when > 0: write never pushes back, and the oldest batches
+     * are dropped, sent or not, while more than live_window segments are
+     * held (the newest batch always stays). For a live stream whose
+     * viewers may be slow or absent: memory stays bounded and the writer
+     * never waits for them. Overrides keep_all and buffer_limit. */
+    size_t live_window;
     int flush_ms;               /* pause before complete segments are signed; < 0 never */
     /* How the Interest filter on the name is set: CCNX_FILTER_REGISTER or
      * CCNX_FILTER_LOCAL (<ccnx/client.h>). */
