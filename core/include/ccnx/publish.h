@@ -65,7 +65,7 @@ struct ccnx_seqwriter_opts {
      * viewers may be slow or absent: memory stays bounded and the writer
      * never waits for them. Overrides keep_all and buffer_limit. */
     size_t live_window;
-    int flush_ms;               /* pause before complete segments are signed; < 0 never */
+    int flush_ms; /* pause before complete segments are signed; < 0 never */
     /* How the Interest filter on the name is set: CCNX_FILTER_REGISTER or
      * CCNX_FILTER_LOCAL (<ccnx/client.h>). */
     int filter_mode;
