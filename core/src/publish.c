@@ -41,6 +41,116 @@ static size_t sw_pending_len(const struct ccnx_seqwriter *w)
     return w->pending.len - w->pending_head;
 }
 
+/* ---- Cutting the pending bytes into segments ----
+ *
+ * A segment is a block, or less where a cut (end_segment, flush) ends it
+ * first. A cutter walks the pending bytes segment by segment. */
+struct sw_cutter {
+    const struct ccnx_seqwriter *w;
+    uint64_t base; /* stream offset of the first pending byte */
+    size_t pos;    /* into the pending bytes */
+    size_t cut;    /* next cut to consider */
+};
+
+static void sw_cutter_init(struct sw_cutter *k, const struct ccnx_seqwriter *w)
+{
+    k->w = w;
+    k->base = w->stats.bytes - sw_pending_len(w);
+    k->pos = 0;
+    k->cut = w->cut_head;
+}
+
+/* The next segment's length, 0 at the end; *complete when its end is
+ * known (a full block, or a cut), else it is the partial tail. */
+static size_t sw_cutter_next(struct sw_cutter *k, int *complete)
+{
+    const struct ccnx_seqwriter *w = k->w;
+    size_t plen = sw_pending_len(w), end = k->pos + w->o.block_size;
+    *complete = end <= plen;
+    while (k->cut < w->cut_count && w->cuts[k->cut] - k->base <= k->pos) {
+        k->cut++;
+    }
+    if (k->cut < w->cut_count && w->cuts[k->cut] - k->base <= end) {
+        end = (size_t)(w->cuts[k->cut] - k->base);
+        *complete = 1;
+    }
+    if (!*complete) {
+        end = plen;
+    }
+    size_t n = end - k->pos;
+    k->pos = end;
+    return n;
+}
+
+size_t sw_complete_segments(const struct ccnx_seqwriter *w, size_t *end)
+{
+    size_t plen = sw_pending_len(w), bs = w->o.block_size;
+    if (w->cut_head == w->cut_count) {
+        *end = plen / bs * bs;
+        return plen / bs;
+    }
+    struct sw_cutter k;
+    sw_cutter_init(&k, w);
+    size_t n = 0;
+    int complete;
+    while (sw_cutter_next(&k, &complete) > 0 && complete) {
+        n++;
+        *end = k.pos;
+    }
+    if (n == 0) {
+        *end = 0;
+    }
+    return n;
+}
+
+/* Forgets the cuts that signing has passed. */
+static void sw_drop_cuts(struct ccnx_seqwriter *w)
+{
+    uint64_t base = w->stats.bytes - sw_pending_len(w);
+    while (w->cut_head < w->cut_count && w->cuts[w->cut_head] <= base) {
+        w->cut_head++;
+    }
+    if (w->cut_head == w->cut_count) {
+        w->cut_head = w->cut_count = 0;
+    }
+}
+
+static void sw_arm_timer(struct ccnx_seqwriter *w);
+
+int ccnx_seqwriter_end_segment(struct ccnx_seqwriter *w)
+{
+    if (w->closed) {
+        return CCNX_E_INVAL;
+    }
+    uint64_t at = w->stats.bytes;
+    if (sw_pending_len(w) == 0 || w->ended) {
+        w->ended = 1;
+        return 0;
+    }
+    if (w->cut_count == w->cut_cap) {
+        if (w->cut_head > 0) {
+            memmove(w->cuts, w->cuts + w->cut_head, (w->cut_count - w->cut_head) * sizeof *w->cuts);
+            w->cut_count -= w->cut_head;
+            w->cut_head = 0;
+        } else {
+            size_t cap = w->cut_cap ? w->cut_cap * 2 : 16;
+            uint64_t *nc = realloc(w->cuts, cap * sizeof *nc);
+            if (nc == NULL) {
+                return CCNX_E_NOMEM;
+            }
+            w->cuts = nc;
+            w->cut_cap = cap;
+        }
+    }
+    w->cuts[w->cut_count++] = at;
+    w->ended = 1;
+    if (sw_waiting_wants_pending(w)) {
+        return sw_sign_complete(w, 1, 1);
+    }
+    sw_arm_timer(w);
+    return 0;
+}
+
 const struct sw_batch *sw_find_batch(const struct ccnx_seqwriter *w, uint64_t seg)
 {
     size_t lo = w->batch_head, hi = w->batch_count;
@@ -251,6 +361,8 @@ static int sw_sign_from(struct ccnx_seqwriter *w, const uint8_t *data, size_t av
     }
     size_t used = 0;
     uint8_t fb[CCNX_NUMERIC_MAX_LEN];
+    struct sw_cutter k;
+    sw_cutter_init(&k, w);
     for (size_t i = 0; i < n; i++) {
         struct ccnx_content_params *p = &w->params[i];
         ccnx_content_params_init(p);
@@ -258,9 +370,12 @@ static int sw_sign_from(struct ccnx_seqwriter *w, const uint8_t *data, size_t av
         p->name_len = w->name_off[i + 1] - w->name_off[i];
         p->freshness = w->o.freshness;
         p->content = data + used;
-        p->content_len = avail - used < bs ? avail - used : bs;
+        int complete;
+        p->content_len = sw_cutter_next(&k, &complete);
         used += p->content_len;
     }
+    (void)avail;
+    (void)bs;
     if (final) {
         int fl = ccnx_naming_segment_build(w->next_seg + n - 1, fb);
         w->params[n - 1].final_block_id = fb;
@@ -301,6 +416,7 @@ static int sw_sign(struct ccnx_seqwriter *w, size_t n, int final)
     int rc = sw_sign_from(w, w->pending.data + w->pending_head, sw_pending_len(w), n, final, &used);
     if (rc == 0) {
         w->pending_head += used;
+        sw_drop_cuts(w);
         if (w->pending_head == w->pending.len) {
             ccnx_buf_reset(&w->pending);
             w->pending_head = 0;
@@ -319,9 +435,11 @@ static int sw_sign(struct ccnx_seqwriter *w, size_t n, int final)
  * ready). Then answers the Interests that waited for them. */
 int sw_sign_complete(struct ccnx_seqwriter *w, int all, size_t min)
 {
-    size_t len = sw_pending_len(w), bs = w->o.block_size;
-    size_t ready = len / bs;
-    if (!all && ready > 0 && len % bs == 0) {
+    size_t len = sw_pending_len(w), end = 0;
+    size_t ready = sw_complete_segments(w, &end);
+    /* A full block at the very end may turn out to be the final segment;
+     * a segment ended on purpose never is (close adds an empty one). */
+    if (!all && ready > 0 && end == len && !w->ended) {
         ready--;
     }
     int signed_any = 0;
@@ -346,8 +464,8 @@ static void sw_arm_timer(struct ccnx_seqwriter *w)
     if (w->client == NULL || w->timer_armed || w->o.flush_ms < 0 || w->closed) {
         return;
     }
-    size_t len = sw_pending_len(w);
-    if (len / w->o.block_size == 0) {
+    size_t end;
+    if (sw_complete_segments(w, &end) == 0) {
         return;
     }
     if (ccnx_client_schedule(w->client, w->o.flush_ms, sw_flush_timer, w, &w->timer_id) == 0) {
@@ -456,6 +574,7 @@ void ccnx_seqwriter_destroy(struct ccnx_seqwriter *w)
     ccnx_buf_free(&w->names);
     free(w->params);
     free(w->name_off);
+    free(w->cuts);
     ccnx_name_free(&w->base);
     ccnx_name_free(&w->vname);
     free(w);
@@ -512,6 +631,7 @@ long ccnx_seqwriter_write(struct ccnx_seqwriter *w, const void *p, size_t n)
         return CCNX_E_NOMEM;
     }
     w->stats.bytes += n;
+    w->ended = w->ended && n == 0;
     int rc = sw_sign_complete(w, 0, w->o.batch_max);
     if (rc == 0 && sw_waiting_wants_pending(w)) {
         rc = sw_sign_complete(w, 1, 1);
@@ -536,6 +656,7 @@ int ccnx_seqwriter_flush(struct ccnx_seqwriter *w)
             rc = sw_answer_waiting(w);
         }
     }
+    w->ended = 1;
     return rc;
 }
 
@@ -544,8 +665,16 @@ int ccnx_seqwriter_close(struct ccnx_seqwriter *w)
     if (w->closed) {
         return 0;
     }
-    size_t len = sw_pending_len(w), bs = w->o.block_size;
-    size_t n = (len + bs - 1) / bs;
+    size_t len = sw_pending_len(w), n = 0;
+    struct sw_cutter k;
+    sw_cutter_init(&k, w);
+    int complete;
+    while (sw_cutter_next(&k, &complete) > 0) {
+        n++;
+    }
+    /* After an explicit end, the final segment is an empty one of its own,
+     * whether or not the ended segments were signed already. */
+    n += w->ended && len > 0;
     int rc = 0;
     /* The final batch holds at most batch_max segments; earlier ones go first. */
     while (rc == 0 && n > w->o.batch_max) {

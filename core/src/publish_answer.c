@@ -120,7 +120,8 @@ static int sw_try_answer(struct ccnx_seqwriter *w, const uint8_t *ibuf,
 static int sw_wants_pending(const struct ccnx_seqwriter *w, const uint8_t *ibuf,
                             const struct ccnx_interest_parsed *pi)
 {
-    size_t complete = (w->pending.len - w->pending_head) / w->o.block_size;
+    size_t end;
+    size_t complete = sw_complete_segments(w, &end);
     if (complete == 0) {
         return 0;
     }

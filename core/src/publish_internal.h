@@ -41,6 +41,11 @@ struct ccnx_seqwriter {
 
     struct ccnx_buf pending; /* written bytes not signed yet, from pending_head */
     size_t pending_head;
+    /* Segment ends asked for by end_segment among the pending bytes, as
+     * stream offsets (stats.bytes counts), ascending: [cut_head, cut_count). */
+    uint64_t *cuts;
+    size_t cut_head, cut_count, cut_cap;
+    int ended;         /* the last byte written ends a segment (end_segment or flush) */
     uint64_t next_seg; /* number of the first segment not signed yet */
 
     struct sw_batch *batches; /* live ones are [batch_head, batch_count) */
@@ -66,6 +71,9 @@ uint64_t sw_first_held(const struct ccnx_seqwriter *w);
 /* Sends object i of batch b (which may be moved by the eviction that follows). */
 int sw_send(struct ccnx_seqwriter *w, const struct sw_batch *b, size_t i);
 int sw_sign_complete(struct ccnx_seqwriter *w, int all, size_t min);
+/* Pending segments whose end is known (a block, or a cut), and where the
+ * last of them ends in the pending bytes. */
+size_t sw_complete_segments(const struct ccnx_seqwriter *w, size_t *end);
 
 /* publish_answer.c */
 int sw_answer_waiting(struct ccnx_seqwriter *w);

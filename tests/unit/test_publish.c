@@ -526,6 +526,70 @@ static void test_live_window(void **state)
     close_writer(&f);
 }
 
+/* Content length of a held segment, or -1 when not held. */
+static long seg_len(struct fixture *f, uint64_t seg)
+{
+    size_t len;
+    const uint8_t *obj = ccnx_seqwriter_segment(f->w, seg, &len);
+    struct ccnx_content_parsed pc;
+    if (obj == NULL || ccnx_content_parse(obj, len, &pc) != 0) {
+        return -1;
+    }
+    return (long)pc.content_value.len;
+}
+
+/* end_segment cuts where asked, signs in batches (not at each cut), and a
+ * close after it adds an empty final segment. */
+static void test_end_segment(void **state)
+{
+    (void)state;
+    struct fixture f;
+    struct ccnx_seqwriter_opts o;
+    ccnx_seqwriter_opts_init(&o);
+    o.block_size = 100;
+    o.batch_max = 64;
+    o.keep_all = 1;
+    open_writer(&f, "ccnx:/test/cuts", &o);
+    static uint8_t in[1000];
+    fill(in, sizeof in, 13);
+    /* 30 | 250 = 100 100 50 | 100 (exactly a block) | 0 (nothing to end) */
+    assert_int_equal(ccnx_seqwriter_write(f.w, in, 30), 30);
+    assert_int_equal(ccnx_seqwriter_end_segment(f.w), 0);
+    assert_int_equal(ccnx_seqwriter_write(f.w, in + 30, 250), 250);
+    assert_int_equal(ccnx_seqwriter_end_segment(f.w), 0);
+    assert_int_equal(ccnx_seqwriter_write(f.w, in + 280, 100), 100);
+    assert_int_equal(ccnx_seqwriter_end_segment(f.w), 0);
+    assert_int_equal(ccnx_seqwriter_end_segment(f.w), 0);
+    struct ccnx_seqwriter_stats st;
+    ccnx_seqwriter_get_stats(f.w, &st);
+    assert_int_equal(st.batches, 0); /* no client, no timer: nothing signed yet */
+    assert_int_equal(ccnx_seqwriter_close(f.w), 0);
+    ccnx_seqwriter_get_stats(f.w, &st);
+    assert_int_equal(st.batches, 1);
+    assert_int_equal(st.final_segment, 5);
+    const long want[] = {30, 100, 100, 50, 100, 0};
+    for (uint64_t seg = 0; seg < 6; seg++) {
+        assert_int_equal(seg_len(&f, seg), want[seg]);
+    }
+    struct ccnx_buf data = CCNX_BUF_INIT;
+    for (uint64_t seg = 0; seg <= 5; seg++) {
+        check_segment(&f, seg, seg == 5, &data);
+    }
+    assert_int_equal(data.len, 380);
+    assert_memory_equal(data.data, in, 380);
+    ccnx_buf_free(&data);
+    close_writer(&f);
+
+    /* Without an explicit end, a stream ending on a block boundary makes
+     * its last full block final, as before. */
+    open_writer(&f, "ccnx:/test/nocut", &o);
+    assert_int_equal(ccnx_seqwriter_write(f.w, in, 200), 200);
+    assert_int_equal(ccnx_seqwriter_close(f.w), 0);
+    ccnx_seqwriter_get_stats(f.w, &st);
+    assert_int_equal(st.final_segment, 1);
+    close_writer(&f);
+}
+
 static void test_bad_options(void **state)
 {
     (void)state;
@@ -559,6 +623,7 @@ int main(void)
         cmocka_unit_test(test_back_pressure),
         cmocka_unit_test(test_keep_all_then_stream),
         cmocka_unit_test(test_live_window),
+        cmocka_unit_test(test_end_segment),
         cmocka_unit_test(test_bad_options),
     };
     return cmocka_run_group_tests(tests, setup_key, teardown_key);

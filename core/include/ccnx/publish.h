@@ -115,6 +115,13 @@ int ccnx_seqwriter_set_stream(struct ccnx_seqwriter *w, size_t buffer_limit);
 /* Ends the current segment even if short and signs everything written so
  * far, answering the Interests that wait for it. */
 int ccnx_seqwriter_flush(struct ccnx_seqwriter *w);
+/* Ends the current segment even if short (nothing when it is empty), but
+ * leaves signing to the usual moments, so segments that end at chosen
+ * places (a keyframe, a buffer) are still signed in batches. The ended
+ * segment is held back as a possible final one only until more bytes come
+ * or an Interest asks for it; a close that follows adds an empty final
+ * segment, as after flush. CCNX_E_INVAL after close. */
+int ccnx_seqwriter_end_segment(struct ccnx_seqwriter *w);
 /* Writes the final segment (FinalBlockID) and signs it. The seqwriter keeps
  * answering Interests until destroyed. */
 int ccnx_seqwriter_close(struct ccnx_seqwriter *w);
