@@ -1,0 +1,446 @@
+/* ccnsrc's network side (ccnsrc_fetch.h). Discovery: the newest version
+ * under the location, then one Interest for the newest metadata segment
+ * (rightmost child). It says whether the stream is live and where the
+ * newest keyframe segment is; no answer within PROBE_MS means a plain
+ * stream, played as bytes. */
+#include "ccnsrc_fetch.h"
+
+#include "gstccnsrc.h"
+#include "streammeta.h"
+#include "streamreader.h"
+
+#include <ccnx/error.h>
+#include <ccnx/interest.h>
+#include <ccnx/naming.h>
+#include <ccnx/uri.h>
+
+#include <string.h>
+
+#define PROBE_MS 500
+
+void ccnsrc_item_free(struct ccnsrc_item *it)
+{
+    if (it->buf != NULL) {
+        gst_buffer_unref(it->buf);
+    }
+    if (it->caps != NULL) {
+        gst_caps_unref(it->caps);
+    }
+    g_free(it->error);
+    g_free(it);
+}
+
+void ccnsrc_net_init(struct ccnsrc_net *n)
+{
+    g_mutex_init(&n->lock);
+    g_cond_init(&n->cond);
+    g_queue_init(&n->items);
+    ccnx_name_init(&n->location);
+    ccnx_name_init(&n->versioned);
+    ccnx_name_init(&n->meta_name);
+}
+
+static void drop_items(struct ccnsrc_net *n)
+{
+    struct ccnsrc_item *it;
+    while ((it = g_queue_pop_head(&n->items)) != NULL) {
+        ccnsrc_item_free(it);
+    }
+    n->queued_bytes = 0;
+}
+
+void ccnsrc_net_clear(struct ccnsrc_net *n)
+{
+    drop_items(n);
+    g_free(n->found.message);
+    g_free(n->found.uri);
+    ccnx_name_free(&n->location);
+    ccnx_name_free(&n->versioned);
+    ccnx_name_free(&n->meta_name);
+    g_cond_clear(&n->cond);
+    g_mutex_clear(&n->lock);
+}
+
+static gchar *name_uri(const struct ccnx_name *name)
+{
+    struct ccnx_buf u = CCNX_BUF_INIT;
+    ccnx_uri_append_name(&u, name);
+    gchar *s = g_strdup(ccnx_buf_cstr(&u));
+    ccnx_buf_free(&u);
+    return s;
+}
+
+/* ---- Handing items to the streaming thread ---- */
+
+static void push_item(struct ccnsrc_net *n, struct ccnsrc_item *it)
+{
+    g_mutex_lock(&n->lock);
+    if (it->buf != NULL) {
+        n->queued_bytes += gst_buffer_get_size(it->buf);
+    }
+    g_queue_push_tail(&n->items, it);
+    if (n->queued_bytes > CCNSRC_QUEUE_HIGH && !n->paused) {
+        n->paused = 1;
+        if (n->data != NULL) {
+            ccnx_fetch_pause(n->data);
+        }
+        if (n->meta != NULL) {
+            ccnx_fetch_pause(n->meta);
+        }
+    }
+    g_cond_broadcast(&n->cond);
+    g_mutex_unlock(&n->lock);
+}
+
+static void push_error(struct ccnsrc_net *n, int code, gchar *message)
+{
+    if (n->ended) {
+        g_free(message);
+        return;
+    }
+    n->ended = 1;
+    struct ccnsrc_item *it = g_new0(struct ccnsrc_item, 1);
+    it->kind = ITEM_ERROR;
+    it->code = code;
+    it->error = message;
+    push_item(n, it);
+}
+
+static void push_eos(struct ccnsrc_net *n)
+{
+    if (n->ended) {
+        return;
+    }
+    n->ended = 1;
+    struct ccnsrc_item *it = g_new0(struct ccnsrc_item, 1);
+    it->kind = ITEM_EOS;
+    push_item(n, it);
+}
+
+void ccnsrc_net_resume(void *arg)
+{
+    struct ccnsrc_net *n = arg;
+    g_mutex_lock(&n->lock);
+    int resume = n->paused && n->queued_bytes < CCNSRC_QUEUE_LOW;
+    n->paused = resume ? 0 : n->paused;
+    g_mutex_unlock(&n->lock);
+    if (resume && n->data != NULL) {
+        ccnx_fetch_resume(n->data);
+    }
+    if (resume && n->meta != NULL) {
+        ccnx_fetch_resume(n->meta);
+    }
+}
+
+/* ---- Discovery ---- */
+
+static void found(struct ccnsrc_net *n, int error, gchar *message)
+{
+    g_mutex_lock(&n->lock);
+    n->found.done = 1;
+    n->found.error = error;
+    n->found.message = message;
+    n->found.uri = name_uri(&n->versioned);
+    g_cond_broadcast(&n->cond);
+    g_mutex_unlock(&n->lock);
+}
+
+static void probe_done(void *arg, int result, const uint8_t *obj, size_t len,
+                       const struct ccnx_content_parsed *pc, const char *error)
+{
+    (void)len;
+    struct ccnsrc_net *n = arg;
+    if (result == CCNX_E_NOTFOUND) {
+        found(n, 0, NULL); /* a plain stream: bytes from segment 0 */
+        return;
+    }
+    if (result != 0) {
+        found(n, GST_RESOURCE_ERROR_READ,
+              g_strdup_printf("the stream's metadata was refused: %s", error));
+        return;
+    }
+    struct ccngst_meta *m = g_new(struct ccngst_meta, 1);
+    if (ccngst_meta_parse(obj + pc->content_value.off, pc->content_value.len, m) != 0) {
+        GST_ELEMENT_WARNING(n->element, STREAM, DECODE, ("Unreadable stream metadata"),
+                            ("played as plain bytes"));
+    } else {
+        n->found.with_meta = 1;
+        n->found.live =
+            n->mode == GST_CCNSRC_MODE_AUTO ? m->h.live : n->mode == GST_CCNSRC_MODE_LIVE;
+        n->found.start_segment = n->found.live ? m->h.key_segment : 0;
+    }
+    g_free(m);
+    found(n, 0, NULL);
+}
+
+static void probe_meta(struct ccnsrc_net *n)
+{
+    struct ccnx_client *c = ccngst_loop_client(n->loop);
+    struct ccnx_buf interest = CCNX_BUF_INIT;
+    int rc = ccngst_meta_name(&n->versioned, &n->meta_name);
+    if (rc != 0) { /* no version: cannot carry metadata */
+        found(n, 0, NULL);
+        return;
+    }
+    struct ccnx_interest_params ip;
+    ccnx_interest_params_init(&ip);
+    ip.name = n->meta_name.enc.data;
+    ip.name_len = n->meta_name.enc.len;
+    ip.child_selector = 1;
+    ip.lifetime_units = (int64_t)PROBE_MS * 4096 / 1000;
+    rc = ccnx_interest_build(&interest, &ip);
+    rc = rc == 0 ? ccnx_fetch_object_start(c, n->verifier, interest.data, interest.len, PROBE_MS,
+                                           probe_done, n)
+                 : rc;
+    ccnx_buf_free(&interest);
+    if (rc != 0) {
+        found(n, GST_RESOURCE_ERROR_FAILED,
+              g_strdup_printf("cannot ask for the stream's metadata: %s", ccnx_strerror(rc)));
+    }
+}
+
+static void resolved(void *arg, int result, const struct ccnx_name *name, const char *error)
+{
+    struct ccnsrc_net *n = arg;
+    n->resolve = NULL;
+    if (result < 0) {
+        gchar *uri = name_uri(&n->location);
+        found(n, GST_RESOURCE_ERROR_NOT_FOUND,
+              g_strdup_printf("nothing under %s: %s", uri, error != NULL ? error : "no answer"));
+        g_free(uri);
+        return;
+    }
+    ccnx_name_copy(&n->versioned, name);
+    if (result == 0) { /* unversioned segments right under the name */
+        found(n, 0, NULL);
+        return;
+    }
+    probe_meta(n);
+}
+
+void ccnsrc_net_discover(void *arg)
+{
+    struct ccnsrc_net *n = arg;
+    struct ccnx_client *c = ccngst_loop_client(n->loop);
+    if (ccnx_verifier_create(c, &n->verifier) != 0) {
+        found(n, GST_RESOURCE_ERROR_FAILED, g_strdup("out of memory"));
+        return;
+    }
+    ccnx_verifier_set_enabled(n->verifier, n->verify);
+    struct ccnx_comp last;
+    if (ccnx_name_comp(&n->location, n->location.count - 1, &last) == 0 &&
+        ccnx_naming_is_version(last.p, last.n)) {
+        ccnx_name_copy(&n->versioned, &n->location);
+        probe_meta(n);
+        return;
+    }
+    int rc = ccnx_resolve_start(c, &n->location, 0, n->timeout_ms, resolved, n, &n->resolve);
+    if (rc != 0) {
+        found(n, GST_RESOURCE_ERROR_FAILED,
+              g_strdup_printf("cannot look for the stream: %s", ccnx_strerror(rc)));
+    }
+}
+
+/* ---- Fetching ---- */
+
+static GstBuffer *copy_buffer(const uint8_t *p, size_t size)
+{
+    GstBuffer *b = gst_buffer_new_allocate(NULL, size, NULL);
+    if (b != NULL && size > 0) {
+        gst_buffer_fill(b, 0, p, size);
+    }
+    return b;
+}
+
+static void push_buffer(struct ccnsrc_net *n, GstBuffer *b)
+{
+    struct ccnsrc_item *it = g_new0(struct ccnsrc_item, 1);
+    it->kind = ITEM_BUFFER;
+    it->buf = b;
+    push_item(n, it);
+}
+
+static void set_timing(GstBuffer *b, const struct ccngst_buf_rec *r)
+{
+    GST_BUFFER_PTS(b) = r->pts >= 0 ? (GstClockTime)r->pts : GST_CLOCK_TIME_NONE;
+    GST_BUFFER_DTS(b) = r->dts >= 0 ? (GstClockTime)r->dts : GST_CLOCK_TIME_NONE;
+    GST_BUFFER_DURATION(b) = r->duration >= 0 ? (GstClockTime)r->duration : GST_CLOCK_TIME_NONE;
+    GST_BUFFER_OFFSET(b) = r->offset;
+    GST_BUFFER_OFFSET_END(b) = r->offset + r->size;
+    const guint keep = GST_BUFFER_FLAG_DELTA_UNIT | GST_BUFFER_FLAG_HEADER | GST_BUFFER_FLAG_GAP |
+                       GST_BUFFER_FLAG_DROPPABLE | GST_BUFFER_FLAG_MARKER |
+                       GST_BUFFER_FLAG_NON_DROPPABLE;
+    GST_BUFFER_FLAGS(b) = r->flags & keep;
+}
+
+/* Whole buffers the reader can give now. */
+static void drain_reader(struct ccnsrc_net *n)
+{
+    struct ccngst_out o;
+    while (ccngst_reader_next(n->reader, &o)) {
+        if (o.caps != NULL) {
+            GstCaps *caps = gst_caps_from_string(o.caps);
+            if (caps == NULL) {
+                push_error(n, GST_RESOURCE_ERROR_READ,
+                           g_strdup_printf("the stream's caps do not parse: %s", o.caps));
+                return;
+            }
+            struct ccnsrc_item *it = g_new0(struct ccnsrc_item, 1);
+            it->kind = ITEM_CAPS;
+            it->caps = caps;
+            push_item(n, it);
+        }
+        GstBuffer *b = copy_buffer(o.data, o.size);
+        set_timing(b, &o.rec);
+        push_buffer(n, b);
+    }
+}
+
+static void maybe_end(struct ccnsrc_net *n)
+{
+    if (n->data_done && (n->meta == NULL || n->meta_done)) {
+        push_eos(n);
+    }
+}
+
+static void on_data(void *arg, uint64_t segment, const uint8_t *p, size_t len)
+{
+    (void)segment;
+    struct ccnsrc_net *n = arg;
+    if (n->ended) {
+        return;
+    }
+    if (n->reader == NULL) {
+        GstBuffer *b = copy_buffer(p, len);
+        GST_BUFFER_OFFSET(b) = n->byte_offset;
+        n->byte_offset += len;
+        GST_BUFFER_OFFSET_END(b) = n->byte_offset;
+        push_buffer(n, b);
+        return;
+    }
+    if (ccngst_reader_data(n->reader, p, len) != 0) {
+        push_error(n, GST_RESOURCE_ERROR_FAILED, g_strdup("out of memory"));
+        return;
+    }
+    drain_reader(n);
+}
+
+static void on_meta(void *arg, uint64_t segment, const uint8_t *p, size_t len)
+{
+    struct ccnsrc_net *n = arg;
+    char err[200];
+    if (n->ended) {
+        return;
+    }
+    if (ccngst_reader_meta(n->reader, p, len, err, sizeof err) != 0) {
+        push_error(n, GST_RESOURCE_ERROR_READ,
+                   g_strdup_printf("bad metadata in segment %" G_GUINT64_FORMAT ": %s",
+                                   (guint64)segment, err));
+        return;
+    }
+    drain_reader(n);
+}
+
+static void log_fetch(struct ccnsrc_net *n, const char *which, struct ccnx_fetch *f)
+{
+    if (f == NULL) {
+        return;
+    }
+    const struct ccnx_fetch_stats *st = ccnx_fetch_stats(f);
+    GST_WARNING_OBJECT(n->element,
+                       "%s: %" G_GUINT64_FORMAT " segments, %" G_GUINT64_FORMAT
+                       " interests, %" G_GUINT64_FORMAT " retransmissions, final %" G_GINT64_FORMAT
+                       ", window %.1f, rto %.0f ms",
+                       which, (guint64)st->segments, (guint64)st->interests,
+                       (guint64)st->retransmissions, (gint64)st->final_segment, st->cwnd,
+                       st->rto_ms);
+}
+
+static void fetch_failed(struct ccnsrc_net *n, const char *what, const char *error)
+{
+    log_fetch(n, "data", n->data);
+    log_fetch(n, "metadata", n->meta);
+    push_error(n, GST_RESOURCE_ERROR_READ, g_strdup_printf("%s: %s", what, error));
+}
+
+static void on_data_done(void *arg, int result, const char *error)
+{
+    struct ccnsrc_net *n = arg;
+    if (result != 0) {
+        fetch_failed(n, "the stream stopped", error);
+        return;
+    }
+    n->data_done = 1;
+    maybe_end(n);
+}
+
+static void on_meta_done(void *arg, int result, const char *error)
+{
+    struct ccnsrc_net *n = arg;
+    if (result != 0) {
+        fetch_failed(n, "the stream's metadata stopped", error);
+        return;
+    }
+    n->meta_done = 1;
+    maybe_end(n);
+}
+
+static int start_one(struct ccnsrc_net *n, const struct ccnx_name *name, ccnx_fetch_data_fn data,
+                     ccnx_fetch_done_fn done, struct ccnx_fetch **out)
+{
+    struct ccnx_fetch_params p;
+    ccnx_fetch_params_init(&p);
+    p.name = name;
+    p.resolve = 0;
+    p.timeout_ms = n->timeout_ms;
+    p.start_segment = n->found.start_segment;
+    p.verifier = n->verifier;
+    p.on_data = data;
+    p.on_done = done;
+    p.arg = n;
+    return ccnx_fetch_start(ccngst_loop_client(n->loop), &p, out);
+}
+
+void ccnsrc_net_start_fetch(void *arg)
+{
+    struct ccnsrc_net *n = arg;
+    int rc = 0;
+    if (n->found.with_meta) {
+        n->reader = ccngst_reader_new();
+        rc = n->reader == NULL ? CCNX_E_NOMEM : start_one(n, &n->meta_name, on_meta, on_meta_done, &n->meta);
+    }
+    rc = rc == 0 ? start_one(n, &n->versioned, on_data, on_data_done, &n->data) : rc;
+    if (rc != 0) {
+        push_error(n, GST_RESOURCE_ERROR_FAILED,
+                   g_strdup_printf("cannot start fetching: %s", ccnx_strerror(rc)));
+    }
+}
+
+void ccnsrc_net_stop(void *arg)
+{
+    struct ccnsrc_net *n = arg;
+    if (n->resolve != NULL) {
+        ccnx_resolve_cancel(n->resolve);
+        n->resolve = NULL;
+    }
+    ccnx_fetch_destroy(n->data);
+    ccnx_fetch_destroy(n->meta);
+    n->data = n->meta = NULL;
+    ccngst_reader_free(n->reader);
+    n->reader = NULL;
+    ccnx_verifier_destroy(n->verifier);
+    n->verifier = NULL;
+}
+
+void ccnsrc_net_stats(void *arg)
+{
+    struct ccnsrc_stats_req *r = arg;
+    struct ccnx_fetch_stats z = {0};
+    const struct ccnx_fetch_stats *st = r->net->data != NULL ? ccnx_fetch_stats(r->net->data) : &z;
+    r->out = gst_structure_new("ccnsrc-stats", "segments", G_TYPE_UINT64, st->segments, "bytes",
+                               G_TYPE_UINT64, st->bytes, "interests", G_TYPE_UINT64, st->interests,
+                               "retransmissions", G_TYPE_UINT64, st->retransmissions, "timeouts",
+                               G_TYPE_UINT64, st->timeouts, "rtt-ms", G_TYPE_DOUBLE, st->srtt_ms,
+                               "rto-ms", G_TYPE_DOUBLE, st->rto_ms, "window", G_TYPE_DOUBLE,
+                               st->cwnd, NULL);
+}

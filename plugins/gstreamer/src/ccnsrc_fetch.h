@@ -1,0 +1,83 @@
+/* ccnsrc's network side, on the element's client thread: finding the
+ * stream, deciding live or on demand, fetching data and metadata, and
+ * handing finished items (buffers, caps, the end, an error) to the
+ * streaming thread through a queue. Used only by gstccnsrc.c. */
+#ifndef CCNSRC_FETCH_H
+#define CCNSRC_FETCH_H
+
+#include "ccnloop.h"
+
+#include <ccnx/fetch.h>
+#include <gst/gst.h>
+
+enum ccnsrc_item_kind { ITEM_BUFFER, ITEM_CAPS, ITEM_EOS, ITEM_ERROR };
+
+struct ccnsrc_item {
+    enum ccnsrc_item_kind kind;
+    GstBuffer *buf; /* ITEM_BUFFER: timestamps as the sender had them */
+    GstCaps *caps;  /* ITEM_CAPS */
+    gchar *error;   /* ITEM_ERROR: a sentence for the user */
+    gint code;      /* ITEM_ERROR: GstResourceError */
+};
+void ccnsrc_item_free(struct ccnsrc_item *it);
+
+/* What discovery found, for start() to configure the element. */
+struct ccnsrc_found {
+    int done;
+    int error;       /* GstResourceError, with `message` */
+    gchar *message;
+    int with_meta;   /* a ccnsink stream: buffers, caps and timing restored */
+    int live;
+    guint64 start_segment;
+    gchar *uri;      /* the versioned name */
+};
+
+struct ccnsrc_net {
+    GstElement *element; /* for messages */
+    struct ccngst_loop *loop;
+    struct ccnx_name location;
+    int verify;
+    int timeout_ms;
+    int mode; /* GstCcnSrcMode */
+
+    /* client thread only */
+    struct ccnx_verifier *verifier;
+    struct ccnx_resolve *resolve;
+    struct ccnx_name versioned, meta_name;
+    struct ccnx_fetch *data, *meta;
+    struct ccngst_reader *reader;
+    int data_done, meta_done, ended, paused;
+    guint64 byte_offset;
+
+    /* shared, under lock */
+    GMutex lock;
+    GCond cond;
+    GQueue items; /* struct ccnsrc_item * */
+    guint64 queued_bytes;
+    int flushing;
+    struct ccnsrc_found found;
+};
+
+void ccnsrc_net_init(struct ccnsrc_net *n);
+void ccnsrc_net_clear(struct ccnsrc_net *n);
+/* On the client thread: starts discovery; found.done is set (and cond
+ * signalled) when it ends. */
+void ccnsrc_net_discover(void *arg);
+/* On the client thread: the fetches, after discovery found a stream. */
+void ccnsrc_net_start_fetch(void *arg);
+/* On the client thread: stops and frees everything network. */
+void ccnsrc_net_stop(void *arg);
+/* On the client thread: resume fetching after the queue drained. */
+void ccnsrc_net_resume(void *arg);
+/* On the client thread: fills a GstStructure of statistics (arg: GstStructure **). */
+struct ccnsrc_stats_req {
+    struct ccnsrc_net *net;
+    GstStructure *out;
+};
+void ccnsrc_net_stats(void *arg);
+
+/* Bytes queued above which the fetches pause, and below which they resume. */
+#define CCNSRC_QUEUE_HIGH (16u << 20)
+#define CCNSRC_QUEUE_LOW  (4u << 20)
+
+#endif
