@@ -5,3 +5,12 @@ if(CCNX_SANITIZE)
                       -fno-sanitize-recover=undefined)
   add_link_options(-fsanitize=address,undefined)
 endif()
+
+# Test time limits are bounds against hangs, sized for a release build on a
+# busy machine; sanitized code runs several times slower, so its limits are
+# scaled (CCNX_TEST_TIMEOUT_SCALE multiplies every TIMEOUT).
+if(CCNX_SANITIZE)
+  set(CCNX_TEST_TIMEOUT_SCALE 4)
+else()
+  set(CCNX_TEST_TIMEOUT_SCALE 1)
+endif()
