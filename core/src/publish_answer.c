@@ -69,6 +69,21 @@ static int sw_matches(const struct sw_batch *b, size_t i, const uint8_t *ibuf,
     return ccnx_content_parse(obj, len, &pc) == 0 && ccnx_match(ibuf, pi, obj, len, &pc, NULL);
 }
 
+/* Sends object i of batch b, unless the answering pass sent it already. */
+static int sw_answer_with(struct ccnx_seqwriter *w, const struct sw_batch *b, size_t i)
+{
+    uint64_t seg = b->first + i;
+    for (size_t k = 0; w->in_pass && k < w->pass_count; k++) {
+        if (w->pass_sent[k] == seg) {
+            return 0;
+        }
+    }
+    if (w->in_pass && w->pass_count < CCNX_SEQWRITER_MAX_WAITING) {
+        w->pass_sent[w->pass_count++] = seg;
+    }
+    return sw_send(w, b, i);
+}
+
 /* Sends the first held segment that matches, scanning up or down. 1 when
  * sent, 0 when none matched, negative on a send error. */
 static int sw_scan(struct ccnx_seqwriter *w, const uint8_t *ibuf,
@@ -80,7 +95,7 @@ static int sw_scan(struct ccnx_seqwriter *w, const uint8_t *ibuf,
         const struct sw_batch *b = sw_find_batch(w, seg);
         size_t i = b != NULL ? (size_t)(seg - b->first) : 0;
         if (b != NULL && sw_matches(b, i, ibuf, pi)) {
-            int rc = sw_send(w, b, i);
+            int rc = sw_answer_with(w, b, i);
             return rc < 0 ? rc : 1;
         }
     }
@@ -112,7 +127,7 @@ static int sw_try_answer(struct ccnx_seqwriter *w, const uint8_t *ibuf,
     if (!sw_matches(b, i, ibuf, pi)) {
         return -1;
     }
-    int rc = sw_send(w, b, i);
+    int rc = sw_answer_with(w, b, i);
     return rc < 0 ? rc : 1;
 }
 
@@ -160,11 +175,15 @@ int sw_answer_waiting(struct ccnx_seqwriter *w)
 {
     int64_t now = sw_now_ms();
     size_t i = 0;
+    w->in_pass = 1;
+    w->pass_count = 0;
+    int res = 0;
     while (i < w->waiting_count) {
         struct sw_waiting *q = &w->waiting[i];
         int rc = q->expires_ms <= now ? -1 : sw_try_answer(w, q->interest, &q->pi);
         if (rc < -1) {
-            return rc;
+            res = rc;
+            break;
         }
         if (rc != 0) {
             sw_drop_waiting(w, i);
@@ -172,7 +191,8 @@ int sw_answer_waiting(struct ccnx_seqwriter *w)
             i++;
         }
     }
-    return 0;
+    w->in_pass = 0;
+    return res;
 }
 
 /* Keeps a copy of the Interest (the oldest is forgotten when full). */

@@ -55,6 +55,12 @@ struct ccnx_seqwriter {
 
     struct sw_waiting waiting[CCNX_SEQWRITER_MAX_WAITING];
     size_t waiting_count;
+    /* While remembered Interests are answered: segments already sent in
+     * this pass. ccnd gives one object to every pending Interest it
+     * matches, so many viewers waiting for the same segment cost one send. */
+    int in_pass;
+    uint64_t pass_sent[CCNX_SEQWRITER_MAX_WAITING];
+    size_t pass_count;
 
     /* scratch for signing */
     struct ccnx_content_params *params;

@@ -590,6 +590,33 @@ static void test_end_segment(void **state)
     close_writer(&f);
 }
 
+/* Viewers waiting for the same future segment cost one send: ccnd hands
+ * that one object to all their pending Interests. */
+static void test_waiting_viewers_one_send(void **state)
+{
+    (void)state;
+    struct fixture f;
+    struct ccnx_seqwriter_opts o;
+    ccnx_seqwriter_opts_init(&o);
+    o.block_size = 100;
+    open_writer(&f, "ccnx:/test/viewers", &o);
+    const struct ccnx_name *v = ccnx_seqwriter_name(f.w);
+    for (int viewer = 0; viewer < 5; viewer++) {
+        assert_int_equal(ask(&f, v, 1, -1), 1); /* remembered */
+    }
+    assert_int_equal(f.sink.count, 0);
+    static uint8_t in[250];
+    fill(in, sizeof in, 17);
+    assert_int_equal(ccnx_seqwriter_write(f.w, in, sizeof in), (long)sizeof in);
+    assert_int_equal(ccnx_seqwriter_flush(f.w), 0);
+    assert_int_equal(f.sink.count, 1);
+    assert_int_equal(last_sent_segment(&f), 1);
+    /* a later Interest is answered again: it is a new request */
+    assert_int_equal(ask(&f, v, 1, -1), 1);
+    assert_int_equal(f.sink.count, 2);
+    close_writer(&f);
+}
+
 static void test_bad_options(void **state)
 {
     (void)state;
@@ -624,6 +651,7 @@ int main(void)
         cmocka_unit_test(test_keep_all_then_stream),
         cmocka_unit_test(test_live_window),
         cmocka_unit_test(test_end_segment),
+        cmocka_unit_test(test_waiting_viewers_one_send),
         cmocka_unit_test(test_bad_options),
     };
     return cmocka_run_group_tests(tests, setup_key, teardown_key);

@@ -18,6 +18,9 @@
 
 #define PROBE_MS 500
 
+GST_DEBUG_CATEGORY_EXTERN(ccnsrc_debug);
+#define GST_CAT_DEFAULT ccnsrc_debug
+
 void ccnsrc_item_free(struct ccnsrc_item *it)
 {
     if (it->buf != NULL) {
@@ -273,6 +276,28 @@ static void set_timing(GstBuffer *b, const struct ccngst_buf_rec *r)
     GST_BUFFER_FLAGS(b) = r->flags & keep;
 }
 
+/* A viewer that joins mid-stream has missed the container's headers at
+ * the start; caps carry them as "streamheader" (matroskamux, oggmux,
+ * flvmux), so they go first, as multifdsink gives them to a new client. */
+static void push_stream_headers(struct ccnsrc_net *n, GstCaps *caps)
+{
+    const GstStructure *st = gst_caps_get_size(caps) > 0 ? gst_caps_get_structure(caps, 0) : NULL;
+    const GValue *sh = st != NULL ? gst_structure_get_value(st, "streamheader") : NULL;
+    if (sh == NULL || !GST_VALUE_HOLDS_ARRAY(sh)) {
+        return;
+    }
+    for (guint i = 0; i < gst_value_array_get_size(sh); i++) {
+        const GValue *v = gst_value_array_get_value(sh, i);
+        GstBuffer *hb = G_VALUE_HOLDS(v, GST_TYPE_BUFFER) ? gst_value_get_buffer(v) : NULL;
+        if (hb != NULL) {
+            GstBuffer *copy = gst_buffer_copy(hb);
+            GST_BUFFER_FLAG_SET(copy, GST_BUFFER_FLAG_HEADER);
+            GST_BUFFER_PTS(copy) = GST_BUFFER_DTS(copy) = GST_CLOCK_TIME_NONE;
+            push_buffer(n, copy);
+        }
+    }
+}
+
 /* Whole buffers the reader can give now. */
 static void drain_reader(struct ccnsrc_net *n)
 {
@@ -287,8 +312,13 @@ static void drain_reader(struct ccnsrc_net *n)
             }
             struct ccnsrc_item *it = g_new0(struct ccnsrc_item, 1);
             it->kind = ITEM_CAPS;
-            it->caps = caps;
+            it->caps = gst_caps_ref(caps);
             push_item(n, it);
+            if (!n->headers_sent && n->found.start_segment > 0) {
+                push_stream_headers(n, caps);
+            }
+            n->headers_sent = 1;
+            gst_caps_unref(caps);
         }
         GstBuffer *b = copy_buffer(o.data, o.size);
         set_timing(b, &o.rec);
@@ -305,8 +335,9 @@ static void maybe_end(struct ccnsrc_net *n)
 
 static void on_data(void *arg, uint64_t segment, const uint8_t *p, size_t len)
 {
-    (void)segment;
     struct ccnsrc_net *n = arg;
+    GST_LOG_OBJECT(n->element, "data segment %" G_GUINT64_FORMAT ": %zu bytes", (guint64)segment,
+                   len);
     if (n->ended) {
         return;
     }
@@ -329,6 +360,8 @@ static void on_meta(void *arg, uint64_t segment, const uint8_t *p, size_t len)
 {
     struct ccnsrc_net *n = arg;
     char err[200];
+    GST_LOG_OBJECT(n->element, "metadata segment %" G_GUINT64_FORMAT ": %zu bytes",
+                   (guint64)segment, len);
     if (n->ended) {
         return;
     }
@@ -347,13 +380,12 @@ static void log_fetch(struct ccnsrc_net *n, const char *which, struct ccnx_fetch
         return;
     }
     const struct ccnx_fetch_stats *st = ccnx_fetch_stats(f);
-    GST_WARNING_OBJECT(n->element,
-                       "%s: %" G_GUINT64_FORMAT " segments, %" G_GUINT64_FORMAT
-                       " interests, %" G_GUINT64_FORMAT " retransmissions, final %" G_GINT64_FORMAT
-                       ", window %.1f, rto %.0f ms",
-                       which, (guint64)st->segments, (guint64)st->interests,
-                       (guint64)st->retransmissions, (gint64)st->final_segment, st->cwnd,
-                       st->rto_ms);
+    GST_WARNING_OBJECT(
+        n->element,
+        "%s: %" G_GUINT64_FORMAT " segments, %" G_GUINT64_FORMAT " interests, %" G_GUINT64_FORMAT
+        " retransmissions, final %" G_GINT64_FORMAT ", window %.1f, rto %.0f ms",
+        which, (guint64)st->segments, (guint64)st->interests, (guint64)st->retransmissions,
+        (gint64)st->final_segment, st->cwnd, st->rto_ms);
 }
 
 static void fetch_failed(struct ccnsrc_net *n, const char *what, const char *error)
@@ -407,7 +439,8 @@ void ccnsrc_net_start_fetch(void *arg)
     int rc = 0;
     if (n->found.with_meta) {
         n->reader = ccngst_reader_new();
-        rc = n->reader == NULL ? CCNX_E_NOMEM : start_one(n, &n->meta_name, on_meta, on_meta_done, &n->meta);
+        rc = n->reader == NULL ? CCNX_E_NOMEM
+                               : start_one(n, &n->meta_name, on_meta, on_meta_done, &n->meta);
     }
     rc = rc == 0 ? start_one(n, &n->versioned, on_data, on_data_done, &n->data) : rc;
     if (rc != 0) {
@@ -437,10 +470,9 @@ void ccnsrc_net_stats(void *arg)
     struct ccnsrc_stats_req *r = arg;
     struct ccnx_fetch_stats z = {0};
     const struct ccnx_fetch_stats *st = r->net->data != NULL ? ccnx_fetch_stats(r->net->data) : &z;
-    r->out = gst_structure_new("ccnsrc-stats", "segments", G_TYPE_UINT64, st->segments, "bytes",
-                               G_TYPE_UINT64, st->bytes, "interests", G_TYPE_UINT64, st->interests,
-                               "retransmissions", G_TYPE_UINT64, st->retransmissions, "timeouts",
-                               G_TYPE_UINT64, st->timeouts, "rtt-ms", G_TYPE_DOUBLE, st->srtt_ms,
-                               "rto-ms", G_TYPE_DOUBLE, st->rto_ms, "window", G_TYPE_DOUBLE,
-                               st->cwnd, NULL);
+    r->out = gst_structure_new(
+        "ccnsrc-stats", "segments", G_TYPE_UINT64, st->segments, "bytes", G_TYPE_UINT64, st->bytes,
+        "interests", G_TYPE_UINT64, st->interests, "retransmissions", G_TYPE_UINT64,
+        st->retransmissions, "timeouts", G_TYPE_UINT64, st->timeouts, "rtt-ms", G_TYPE_DOUBLE,
+        st->srtt_ms, "rto-ms", G_TYPE_DOUBLE, st->rto_ms, "window", G_TYPE_DOUBLE, st->cwnd, NULL);
 }

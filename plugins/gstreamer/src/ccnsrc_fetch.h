@@ -24,12 +24,12 @@ void ccnsrc_item_free(struct ccnsrc_item *it);
 /* What discovery found, for start() to configure the element. */
 struct ccnsrc_found {
     int done;
-    int error;       /* GstResourceError, with `message` */
+    int error; /* GstResourceError, with `message` */
     gchar *message;
-    int with_meta;   /* a ccnsink stream: buffers, caps and timing restored */
+    int with_meta; /* a ccnsink stream: buffers, caps and timing restored */
     int live;
     guint64 start_segment;
-    gchar *uri;      /* the versioned name */
+    gchar *uri; /* the versioned name */
 };
 
 struct ccnsrc_net {
@@ -46,7 +46,7 @@ struct ccnsrc_net {
     struct ccnx_name versioned, meta_name;
     struct ccnx_fetch *data, *meta;
     struct ccngst_reader *reader;
-    int data_done, meta_done, ended, paused;
+    int data_done, meta_done, ended, paused, headers_sent;
     guint64 byte_offset;
 
     /* shared, under lock */

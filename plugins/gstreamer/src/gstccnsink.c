@@ -146,7 +146,9 @@ static void write_job(void *arg)
     GstMapInfo map;
     if (!s->failed && gst_buffer_map(j->buf, &map, GST_MAP_READ)) {
         struct ccngst_buf_rec rec = {
-            0, 0, GST_BUFFER_PTS_IS_VALID(j->buf) ? (int64_t)GST_BUFFER_PTS(j->buf) : -1,
+            0,
+            0,
+            GST_BUFFER_PTS_IS_VALID(j->buf) ? (int64_t)GST_BUFFER_PTS(j->buf) : -1,
             GST_BUFFER_DTS_IS_VALID(j->buf) ? (int64_t)GST_BUFFER_DTS(j->buf) : -1,
             GST_BUFFER_DURATION_IS_VALID(j->buf) ? (int64_t)GST_BUFFER_DURATION(j->buf) : -1,
             (uint32_t)GST_BUFFER_FLAGS(j->buf)};
@@ -495,10 +497,10 @@ static void install_properties(GObjectClass *oc)
         g_param_spec_string("location", "Location",
                             "ccnx: URI the stream is published under (a version is added)", NULL,
                             rw));
-    g_object_class_install_property(
-        oc, PROP_BLOCK_SIZE,
-        g_param_spec_uint("block-size", "Block size", "Bytes per segment at most", 1, 65536,
-                          DEFAULT_BLOCK_SIZE, rw));
+    g_object_class_install_property(oc, PROP_BLOCK_SIZE,
+                                    g_param_spec_uint("block-size", "Block size",
+                                                      "Bytes per segment at most", 1, 65536,
+                                                      DEFAULT_BLOCK_SIZE, rw));
     g_object_class_install_property(
         oc, PROP_FRESHNESS,
         g_param_spec_int("freshness", "Freshness",
@@ -522,9 +524,10 @@ static void install_properties(GObjectClass *oc)
                             NULL, rw));
     g_object_class_install_property(
         oc, PROP_LINGER,
-        g_param_spec_uint("linger", "Linger",
-                          "Seconds the stream is still served after end of stream (0: stop at once)",
-                          0, G_MAXUINT, DEFAULT_LINGER, rw));
+        g_param_spec_uint(
+            "linger", "Linger",
+            "Seconds the stream is still served after end of stream (0: stop at once)", 0,
+            G_MAXUINT, DEFAULT_LINGER, rw));
     g_object_class_install_property(
         oc, PROP_STATS,
         g_param_spec_boxed("stats", "Statistics",

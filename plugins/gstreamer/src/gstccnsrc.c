@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-GST_DEBUG_CATEGORY_STATIC(ccnsrc_debug);
+GST_DEBUG_CATEGORY(ccnsrc_debug);
 #define GST_CAT_DEFAULT ccnsrc_debug
 
 #define DEFAULT_VERIFY  TRUE
@@ -145,7 +145,7 @@ static gboolean gst_ccnsrc_start(GstBaseSrc *bs)
     GST_OBJECT_UNLOCK(s);
     n->element = GST_ELEMENT(s);
     memset(&n->found, 0, sizeof n->found);
-    n->data_done = n->meta_done = n->ended = n->paused = 0;
+    n->data_done = n->meta_done = n->ended = n->paused = n->headers_sent = 0;
     n->byte_offset = 0;
     n->flushing = 0;
     s->have_first = FALSE;
@@ -212,6 +212,19 @@ static gboolean gst_ccnsrc_query(GstBaseSrc *bs, GstQuery *q)
     return GST_BASE_SRC_CLASS(gst_ccnsrc_parent_class)->query(bs, q);
 }
 
+/* GstBaseSrc decides whether to preroll before start() runs, and start()
+ * is where ccnsrc learns whether the stream is live. */
+static GstStateChangeReturn gst_ccnsrc_change_state(GstElement *e, GstStateChange t)
+{
+    GstCcnSrc *s = GST_CCNSRC(e);
+    GstStateChangeReturn r = GST_ELEMENT_CLASS(gst_ccnsrc_parent_class)->change_state(e, t);
+    if (r == GST_STATE_CHANGE_SUCCESS && s->live &&
+        (t == GST_STATE_CHANGE_READY_TO_PAUSED || t == GST_STATE_CHANGE_PLAYING_TO_PAUSED)) {
+        r = GST_STATE_CHANGE_NO_PREROLL;
+    }
+    return r;
+}
+
 /* ---- Streaming ---- */
 
 /* Live: the sender's times shifted so that the first buffer plays at the
@@ -233,9 +246,8 @@ static void retime_live(GstCcnSrc *s, GstBuffer *b)
         s->have_first = TRUE;
     }
     GstClockTime shift_to = s->base_rt, shift_from = s->first_pts;
-    GST_BUFFER_PTS(b) = GST_BUFFER_PTS(b) + shift_to > shift_from
-                            ? GST_BUFFER_PTS(b) + shift_to - shift_from
-                            : 0;
+    GST_BUFFER_PTS(b) =
+        GST_BUFFER_PTS(b) + shift_to > shift_from ? GST_BUFFER_PTS(b) + shift_to - shift_from : 0;
     if (GST_BUFFER_DTS_IS_VALID(b)) {
         GST_BUFFER_DTS(b) = GST_BUFFER_DTS(b) + shift_to > shift_from
                                 ? GST_BUFFER_DTS(b) + shift_to - shift_from
@@ -453,8 +465,8 @@ static void install_properties(GObjectClass *oc)
     g_object_class_install_property(
         oc, PROP_TIMEOUT,
         g_param_spec_uint("timeout", "Timeout",
-                          "Seconds without an answer before \"no content\" becomes an error",
-                          1, 3600, DEFAULT_TIMEOUT, rw));
+                          "Seconds without an answer before \"no content\" becomes an error", 1,
+                          3600, DEFAULT_TIMEOUT, rw));
     g_object_class_install_property(
         oc, PROP_MODE,
         g_param_spec_enum("mode", "Mode",
@@ -486,6 +498,7 @@ static void gst_ccnsrc_class_init(GstCcnSrcClass *klass)
     oc->finalize = gst_ccnsrc_finalize;
     install_properties(oc);
     gst_element_class_add_static_pad_template(ec, &src_template);
+    ec->change_state = GST_DEBUG_FUNCPTR(gst_ccnsrc_change_state);
     gst_element_class_set_static_metadata(
         ec, "CCNx source", "Source/Network",
         "Plays a stream published under a CCNx name (by ccnsink, ccnputfile or ccnseqwriter)",

@@ -32,7 +32,8 @@ static int64_t time_or_none(int64_t t)
 
 int ccngst_meta_put_buffer(struct ccnx_buf *out, const struct ccngst_buf_rec *b)
 {
-    ccnx_buf_printf(out, "B %" PRIu64 " %" PRIu64 " %" PRId64 " %" PRId64 " %" PRId64 " %" PRIx32 "\n",
+    ccnx_buf_printf(out,
+                    "B %" PRIu64 " %" PRIu64 " %" PRId64 " %" PRId64 " %" PRId64 " %" PRIx32 "\n",
                     b->offset, b->size, time_or_none(b->pts), time_or_none(b->dts),
                     time_or_none(b->duration), b->flags);
     return ccnx_buf_status(out);
@@ -69,9 +70,9 @@ static int field_u(struct cursor *l, int base, uint64_t *v)
     uint64_t x = 0;
     while (l->p < l->end && *l->p != ' ') {
         char ch = *l->p;
-        int d = ch >= '0' && ch <= '9'                  ? ch - '0'
+        int d = ch >= '0' && ch <= '9'                 ? ch - '0'
                 : base == 16 && ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
-                                                        : -1;
+                                                       : -1;
         if (d < 0 || ++digits > max) {
             return CCNX_E_VALUE;
         }

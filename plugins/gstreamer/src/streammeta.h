@@ -33,8 +33,8 @@
 #define CCNGST_META_MARKER      "\xC1.META" /* %C1.META */
 #define CCNGST_META_NAME        "gst"
 #define CCNGST_META_VERSION     1
-#define CCNGST_META_MAX_BUFFERS 256          /* records per segment at most */
-#define CCNGST_META_MAX_CAPS    (32 * 1024)  /* bytes of a caps string at most */
+#define CCNGST_META_MAX_BUFFERS 256         /* records per segment at most */
+#define CCNGST_META_MAX_CAPS    (32 * 1024) /* bytes of a caps string at most */
 #define CCNGST_META_BLOCK       (64 * 1024) /* meta segment size: one record set each */
 
 struct ccngst_seg_info {

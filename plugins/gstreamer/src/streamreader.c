@@ -23,8 +23,8 @@ struct ccngst_reader {
     struct ccngst_seg_info first, last;
     struct rec *recs; /* queue [rhead, rcount) */
     size_t rhead, rcount, rcap;
-    char *caps;     /* the caps last returned (or queued) */
-    char *out_caps; /* caps handed out with the last buffer */
+    char *caps;                /* the caps last returned (or queued) */
+    char *out_caps;            /* caps handed out with the last buffer */
     struct ccngst_meta parsed; /* scratch: large */
 };
 
@@ -89,9 +89,8 @@ static int push_rec(struct ccngst_reader *r, const struct ccngst_buf_rec *b, cha
 static int changed_caps(struct ccngst_reader *r, const struct ccngst_meta *m, char **out)
 {
     *out = NULL;
-    if (m->caps == NULL ||
-        (r->caps != NULL && strlen(r->caps) == m->caps_len &&
-         memcmp(r->caps, m->caps, m->caps_len) == 0)) {
+    if (m->caps == NULL || (r->caps != NULL && strlen(r->caps) == m->caps_len &&
+                            memcmp(r->caps, m->caps, m->caps_len) == 0)) {
         return 0;
     }
     char *c = malloc(m->caps_len + 1), *keep = malloc(m->caps_len + 1);

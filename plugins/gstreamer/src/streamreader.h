@@ -19,8 +19,7 @@ int ccngst_reader_data(struct ccngst_reader *r, const uint8_t *p, size_t n);
 /* A meta segment, in order. 0, or CCNX_E_VALUE when it does not parse or
  * does not follow the previous one (segment numbers, offsets), with a
  * sentence in err. */
-int ccngst_reader_meta(struct ccngst_reader *r, const uint8_t *p, size_t n, char *err,
-                       size_t room);
+int ccngst_reader_meta(struct ccngst_reader *r, const uint8_t *p, size_t n, char *err, size_t room);
 
 struct ccngst_out {
     const uint8_t *data; /* valid until the next call */

@@ -123,9 +123,9 @@ static int emit_meta(struct ccngst_writer *w, int final)
     if (put >= 0 && (size_t)put != text.len) {
         put = CCNX_E_NOMEM;
     }
-    rc = put < 0         ? (int)put
-         : final         ? ccnx_seqwriter_close(w->meta)
-                         : ccnx_seqwriter_end_segment(w->meta);
+    rc = put < 0 ? (int)put
+         : final ? ccnx_seqwriter_close(w->meta)
+                 : ccnx_seqwriter_end_segment(w->meta);
     ccnx_buf_free(&text);
     ccnx_buf_reset(&w->recs);
     w->nrecs = 0;
