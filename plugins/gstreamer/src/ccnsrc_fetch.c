@@ -410,7 +410,7 @@ static void on_meta_done(void *arg, int result, const char *error)
 {
     struct ccnsrc_net *n = arg;
     if (result != 0) {
-        fetch_failed(n, "the stream's metadata stopped", error);
+        fetch_failed(n, "the stream stopped (its metadata)", error);
         return;
     }
     n->meta_done = 1;

@@ -377,21 +377,12 @@ static GstStructure *get_stats(GstCcnSrc *s)
 static void gst_ccnsrc_set_property(GObject *obj, guint id, const GValue *v, GParamSpec *ps)
 {
     GstCcnSrc *s = GST_CCNSRC(obj);
-    if (id == PROP_LOCATION) {
-        const gchar *uri = g_value_get_string(v);
-        GError *e = NULL;
-        if (uri == NULL) {
-            GST_OBJECT_LOCK(s);
-            g_clear_pointer(&s->location, g_free);
-            GST_OBJECT_UNLOCK(s);
-        } else if (!gst_ccnsrc_uri_set_uri(GST_URI_HANDLER(s), uri, &e)) {
-            GST_WARNING_OBJECT(s, "%s", e->message);
-            g_error_free(e);
-        }
-        return;
-    }
     GST_OBJECT_LOCK(s);
     switch (id) {
+    case PROP_LOCATION: /* checked by start(), which says what is wrong */
+        g_free(s->location);
+        s->location = g_value_dup_string(v);
+        break;
     case PROP_VERIFY:
         s->verify = g_value_get_boolean(v);
         break;
