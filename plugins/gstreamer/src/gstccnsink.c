@@ -7,7 +7,9 @@
 #include "ccnloop.h"
 #include "streamwriter.h"
 
+#include <ccnx/content.h>
 #include <ccnx/error.h>
+#include <ccnx/publish.h>
 #include <ccnx/sign.h>
 #include <ccnx/uri.h>
 
@@ -53,6 +55,8 @@ struct _GstCcnSink {
     struct ccngst_writer *writer; /* client thread only */
     int failed;                   /* client thread: a write error was posted */
     uint64_t stats_timer;
+    int repo_asked[2];        /* client thread: start-write sent for data, metadata */
+    struct repo_ask *asks[2]; /* client thread: those still waiting for an answer */
 
     /* between the threads */
     GMutex lock;
@@ -129,6 +133,97 @@ static int buffer_keyframe(GstBuffer *b)
     return !GST_BUFFER_FLAG_IS_SET(b, GST_BUFFER_FLAG_DELTA_UNIT);
 }
 
+/* ---- Repository ---- */
+
+#define REPO_TIMEOUT_MS 60000 /* the reference's wait for a repository */
+
+struct repo_ask {
+    GstCcnSink *sink;
+    int which;
+    uint64_t id;
+    gchar *uri;
+};
+
+static void repo_ask_free(struct repo_ask *a)
+{
+    a->sink->asks[a->which] = NULL;
+    g_free(a->uri);
+    g_free(a);
+}
+
+static void repo_answered(void *arg, const uint8_t *obj, size_t len,
+                          const struct ccnx_content_parsed *pc)
+{
+    (void)obj;
+    (void)len;
+    (void)pc;
+    struct repo_ask *a = arg;
+    GST_INFO_OBJECT(a->sink, "a repository stores %s", a->uri);
+    gst_element_post_message(
+        GST_ELEMENT(a->sink),
+        gst_message_new_element(
+            GST_OBJECT(a->sink),
+            gst_structure_new("ccnsink-repo", "stored", G_TYPE_STRING, a->uri, NULL)));
+    repo_ask_free(a);
+}
+
+static void repo_silent(void *arg)
+{
+    struct repo_ask *a = arg;
+    GST_ELEMENT_WARNING(a->sink, RESOURCE, WRITE,
+                        ("No repository answered for %s: the stream is served from this "
+                         "element only",
+                         a->uri),
+                        ("is ccnr running, with a policy that takes this name?"));
+    repo_ask_free(a);
+}
+
+/* The checked start-write ccnputfile sends, once segment 0 of the stream
+ * is signed (its digest is part of the request). */
+static void ask_repository(GstCcnSink *s, int which, struct ccnx_seqwriter *w)
+{
+    size_t len;
+    const uint8_t *seg0 = ccnx_seqwriter_segment(w, 0, &len);
+    if (s->repo_asked[which] || seg0 == NULL) {
+        return;
+    }
+    s->repo_asked[which] = 1;
+    struct ccnx_repo_write_opts o;
+    ccnx_repo_write_opts_init(&o);
+    o.checked = 1;
+    o.segment = 0;
+    struct ccnx_buf interest = CCNX_BUF_INIT, u = CCNX_BUF_INIT;
+    int rc = ccnx_content_digest(seg0, len, o.digest);
+    rc = rc == 0 ? ccnx_repo_start_write_interest(&interest, ccnx_seqwriter_name(w), &o) : rc;
+    ccnx_uri_append_name(&u, ccnx_seqwriter_name(w));
+    struct repo_ask *a = g_new0(struct repo_ask, 1);
+    a->sink = s;
+    a->which = which;
+    a->uri = g_strdup(ccnx_buf_cstr(&u));
+    s->asks[which] = a;
+    struct ccnx_express_opts eo = {repo_answered, repo_silent, a, REPO_TIMEOUT_MS, 0};
+    rc = rc == 0 ? ccnx_client_express(ccngst_loop_client(s->loop), interest.data, interest.len,
+                                       &eo, &a->id)
+                 : rc;
+    if (rc != 0) {
+        fail(s, rc, "asking a repository to store the stream");
+        repo_ask_free(a);
+    }
+    ccnx_buf_free(&interest);
+    ccnx_buf_free(&u);
+}
+
+static void maybe_ask_repository(GstCcnSink *s)
+{
+    GST_OBJECT_LOCK(s);
+    gboolean repo = s->repo;
+    GST_OBJECT_UNLOCK(s);
+    if (repo && !s->failed && s->writer != NULL) {
+        ask_repository(s, 0, ccngst_writer_data(s->writer));
+        ask_repository(s, 1, ccngst_writer_meta(s->writer));
+    }
+}
+
 static void write_job(void *arg)
 {
     struct job *j = arg;
@@ -157,6 +252,7 @@ static void write_job(void *arg)
         if (rc != 0) {
             fail(s, rc, "writing a buffer");
         }
+        maybe_ask_repository(s);
     }
     gst_buffer_unref(j->buf);
     g_free(j->caps);
@@ -178,13 +274,71 @@ static void close_job(void *arg)
         if (rc != 0) {
             fail(s, rc, "closing the stream");
         }
+        maybe_ask_repository(s);
     }
     post_stats(s, "ccnsink-stats");
+}
+
+/* After the end, with repo=true: the repository itself is asked for each
+ * stream's final segment, as ccnputfile does, so the pipeline ends only
+ * once the repository holds the whole stream (or says why not). */
+#define CONFIRM_MS     20000
+#define CONFIRM_TRY_MS 500
+
+static int confirm_one(GstCcnSink *s, struct ccnx_seqwriter *w)
+{
+    struct ccnx_repo_write_opts o;
+    ccnx_repo_write_opts_init(&o);
+    gint64 end = g_get_monotonic_time() + CONFIRM_MS * 1000;
+    int rc = CCNX_E_NOTFOUND;
+    while (rc == CCNX_E_NOTFOUND && g_get_monotonic_time() < end) {
+        g_mutex_lock(&s->lock);
+        gboolean stop = s->flushing;
+        g_mutex_unlock(&s->lock);
+        if (stop) {
+            break;
+        }
+        rc = ccnx_seqwriter_confirm_stored(w, &o, CONFIRM_TRY_MS);
+    }
+    return rc;
+}
+
+static void confirm_job(void *arg)
+{
+    GstCcnSink *s = arg;
+    if (s->failed || s->writer == NULL || !s->repo_asked[0]) {
+        return;
+    }
+    struct ccnx_seqwriter *w = ccngst_writer_data(s->writer);
+    int rc = confirm_one(s, w);
+    rc = rc == 0 ? confirm_one(s, ccngst_writer_meta(s->writer)) : rc;
+    struct ccnx_buf u = CCNX_BUF_INIT;
+    ccnx_uri_append_name(&u, ccnx_seqwriter_name(w));
+    if (rc == 0) {
+        GST_INFO_OBJECT(s, "the repository holds all of %s", ccnx_buf_cstr(&u));
+        gst_element_post_message(
+            GST_ELEMENT(s),
+            gst_message_new_element(GST_OBJECT(s),
+                                    gst_structure_new("ccnsink-repo", "complete", G_TYPE_STRING,
+                                                      ccnx_buf_cstr(&u), NULL)));
+    } else {
+        GST_ELEMENT_WARNING(
+            s, RESOURCE, WRITE,
+            ("The repository did not confirm that it holds all of %s", ccnx_buf_cstr(&u)),
+            ("asking for the final segment: %s", ccnx_strerror(rc)));
+    }
+    ccnx_buf_free(&u);
 }
 
 static void stop_job(void *arg)
 {
     GstCcnSink *s = arg;
+    for (int i = 0; i < 2; i++) {
+        if (s->asks[i] != NULL) {
+            ccnx_client_cancel(ccngst_loop_client(s->loop), s->asks[i]->id);
+            repo_ask_free(s->asks[i]);
+        }
+    }
     if (s->stats_timer != 0) {
         ccnx_client_unschedule(ccngst_loop_client(s->loop), s->stats_timer);
         s->stats_timer = 0;
@@ -286,6 +440,8 @@ static gboolean gst_ccnsink_start(GstBaseSink *bs)
         return FALSE;
     }
     s->failed = 0;
+    s->repo_asked[0] = s->repo_asked[1] = 0;
+    s->started_writer = FALSE;
     s->flushing = FALSE;
     s->queued = 0;
     return TRUE;
@@ -367,6 +523,7 @@ static void linger_after_eos(GstCcnSink *s)
     guint linger = s->linger;
     GST_OBJECT_UNLOCK(s);
     ccngst_loop_call_sync(s->loop, close_job, s);
+    ccngst_loop_call_sync(s->loop, confirm_job, s);
     if (linger == 0) {
         return;
     }

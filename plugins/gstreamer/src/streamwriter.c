@@ -87,6 +87,11 @@ struct ccnx_seqwriter *ccngst_writer_data(struct ccngst_writer *w)
     return w->data;
 }
 
+struct ccnx_seqwriter *ccngst_writer_meta(struct ccngst_writer *w)
+{
+    return w->meta;
+}
+
 int ccngst_writer_set_caps(struct ccngst_writer *w, const char *caps)
 {
     struct ccnx_buf probe = CCNX_BUF_INIT;

@@ -36,8 +36,9 @@ void ccngst_writer_destroy(struct ccngst_writer *w);
 
 /* The versioned name of the data. */
 const struct ccnx_name *ccngst_writer_name(const struct ccngst_writer *w);
-/* The data stream's seqwriter (for a repository's start-write). */
+/* The data and metadata seqwriters (for a repository's start-write). */
 struct ccnx_seqwriter *ccngst_writer_data(struct ccngst_writer *w);
+struct ccnx_seqwriter *ccngst_writer_meta(struct ccngst_writer *w);
 
 /* New caps (copied): the next buffer starts a segment that carries them.
  * CCNX_E_VALUE for caps the metadata cannot carry (a line break, or over

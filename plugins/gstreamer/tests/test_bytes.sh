@@ -30,4 +30,27 @@ cmp -s "$T/in" "$T/out2" || fail "ccnsrc gave other bytes than ccnputfile publis
 timeout 60 env LD_PRELOAD="$GST_PRELOAD" gst-launch-1.0 -q ccnsrc name=ccnx:/gt/put \
     ! filesink location="$T/out3" >"$T/src3.log" 2>&1 || fail "ccnsrc name=ccnx:/..."
 cmp -s "$T/in" "$T/out3" || fail "ccnsrc name=ccnx:/... gave other bytes"
+
+# (d) repo=true: the pipeline ends once a repository holds the whole stream,
+# which then plays with the sink gone (and ccnd's store emptied)
+export CCNR_DIRECTORY="$T/repo" CCNR_DEBUG=INFO
+mkdir -p "$CCNR_DIRECTORY"
+timeout 120 "$B/ccnr" 2>"$T/ccnr.log" &
+BG_PIDS+=($!)
+while ! grep -q "ccnr: INFO: serving" "$T/ccnr.log"; do
+    kill -0 "${BG_PIDS[-1]}" 2>/dev/null || fail "ccnr did not start: $(cat "$T/ccnr.log")"
+    sleep 0.05
+done
+VIDEO="videotestsrc num-buffers=60 ! video/x-raw,format=I420,width=160,height=120,framerate=30/1"
+timeout 60 env LD_PRELOAD="$GST_PRELOAD" gst-launch-1.0 -m $VIDEO \
+    ! ccnsink location=ccnx:/gt/repo repo=true linger=0 >"$T/repo.log" 2>&1 || fail "ccnsink repo=true"
+grep -q "ccnsink-repo, complete=" "$T/repo.log" || fail "the repository did not confirm the stream"
+"$B/ccndstop" >/dev/null 2>&1
+start_ccnd
+for _ in $(seq 200); do # ccnr reconnects and registers again by itself
+    timeout 5 "$B/ccnpeek" -w 1 ccnx:/gt/repo >/dev/null 2>&1 && break
+done
+LD_PRELOAD= "$CHECK" compare "$VIDEO ! appsink name=out sync=false" \
+    "ccnsrc location=ccnx:/gt/repo ! appsink name=out sync=false" >"$T/fromrepo.log" 2>&1 ||
+    fail "the stream from the repository differs: $(tail -n 3 "$T/fromrepo.log")"
 echo "PASS"
