@@ -54,6 +54,8 @@ int ccngst_writer_create(struct ccnx_client *c, const struct ccnx_name *location
     so.key = o->key;
     so.live_window = o->live_window;
     so.keep_all = o->live_window == 0;
+    so.put = o->put;
+    so.put_arg = o->put_arg;
     int rc = ccnx_seqwriter_create(c, location, &so, &w->data);
     rc = rc == 0 ? ccngst_meta_name(ccnx_seqwriter_name(w->data), &w->meta_name) : rc;
     /* Each meta segment is one record set, ended on purpose and shorter

@@ -24,11 +24,16 @@ struct ccngst_writer_opts {
     size_t live_window;         /* 0: keep every segment (a file); else keep this many */
     int live;                   /* the source is live: end a segment at every buffer */
     const struct ccnx_key *key; /* NULL: the client's key */
+    /* Without a client (tests): where both streams' objects go; key is
+     * then required. */
+    ccnx_seqwriter_put_fn put;
+    void *put_arg;
 };
 
 struct ccngst_writer;
 
-/* Publishes under location (a version for now is appended) through c. 0,
+/* Publishes under location (a version for now is appended) through c (or
+ * to o->put when c is NULL). 0,
  * or a CCNX_E_* code (CCNX_E_NOKEY: see ccnx_client_error). */
 int ccngst_writer_create(struct ccnx_client *c, const struct ccnx_name *location,
                          const struct ccngst_writer_opts *o, struct ccngst_writer **out);
