@@ -12,7 +12,9 @@ CMAKE_FLAGS ?=
 # Debian 12 packages the build and the tests need.
 DEBIAN_PACKAGES = build-essential cmake ninja-build pkg-config libssl-dev openssl \
                   libexpat1-dev libcmocka-dev clang libclang-rt-14-dev clang-format \
-                  liblmdb-dev wireshark-dev tshark iproute2
+                  liblmdb-dev wireshark-dev tshark iproute2 \
+                  libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools \
+                  gstreamer1.0-plugins-base gstreamer1.0-plugins-good
 
 GENERATOR = $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 

@@ -131,6 +131,38 @@ else
   echo "identical to README.md: NO" >&2; exit 1
 fi
 
+plugin_dir="$bin/../lib/gstreamer-1.0"
+check="$bin/../tests/ccngst_check"
+if [[ -f $plugin_dir/libgstccnx.so && -x $check ]] && command -v gst-launch-1.0 >/dev/null; then
+  say "A live video stream (ccnsink) through ccnd to two viewers (ccnsrc), decoded"
+  export GST_PLUGIN_PATH="$plugin_dir" GST_REGISTRY="$work/gst-registry.bin"
+  echo "  sender:  videotestsrc is-live=true ! vp8enc ! webmmux streamable=true ! ccnsink location=ccnx:/demo/video"
+  echo "  viewers: ccnsrc location=ccnx:/demo/video ! matroskademux ! vp8dec ! fakesink"
+  gst-launch-1.0 -m videotestsrc is-live=true num-buffers=150 \
+    ! video/x-raw,width=320,height=240,framerate=30/1 ! vp8enc deadline=1 keyframe-max-dist=30 \
+    ! webmmux streamable=true ! ccnsink location=ccnx:/demo/video live-window=3000 linger=2 \
+    > "$work/sender.log" 2>&1 &
+  sender=$!
+  started+=($sender)
+  for _ in $(seq 100); do "$bin/ccnpeek" -w 0.2 ccnx:/demo/video >/dev/null 2>&1 && break; done
+  viewers=()
+  for v in 1 2; do
+    "$check" count "ccnsrc location=ccnx:/demo/video ! matroskademux ! vp8dec ! appsink name=out sync=false" \
+      > "$work/viewer$v.out" 2> "$work/viewer$v.err" &
+    viewers+=($!)
+  done
+  for v in 1 2; do
+    wait "${viewers[$((v - 1))]}" || { echo "viewer $v failed:" >&2; cat "$work/viewer$v.err" >&2; exit 1; }
+    read -r _ frames _ errors _ _ _ first < "$work/viewer$v.out"
+    echo "  viewer $v: $frames frames decoded, $errors errors, first frame after $first ms"
+  done
+  wait "$sender" || true
+  stats=$(grep "ccnsink-stats" "$work/sender.log" | tail -n 1)
+  made=$(sed -n 's/.*segments=(guint64)\([0-9]*\).*/\1/p' <<< "$stats")
+  sent=$(sed -n 's/.*objects-sent=(guint64)\([0-9]*\).*/\1/p' <<< "$stats")
+  echo "  the sender made $made segments and sent $sent: the second viewer came from ccnd's store"
+fi
+
 say "Stopping what we started (ccnr, then ccndstop)"
 for p in "${started[@]}"; do kill "$p" 2>/dev/null || true; done
 wait 2>/dev/null || true

@@ -79,18 +79,18 @@ static void test_meta_refuses(void **state)
     (void)state;
     static const char *bad[] = {
         "",
-        "ccngst 2 0 0 0 -1 0\n",                       /* version */
-        "ccngst 1 0 0 1 -1 0\n",                       /* key segment after the segment */
-        "ccngst 1 0 0 0 -1 2\n",                       /* live flag */
-        "ccngst 1 0 0 0 -2 0\n",                       /* time */
-        "ccngst 1 0 0 0 -1 0 \n",                      /* trailing space */
-        "ccngst 1 0 100 0 -1 0\nB 99 1 -1 -1 -1 0\n",  /* buffer before the segment */
-        "ccngst 1 0 0 0 -1 0\nB 5 1 -1 -1 -1 0\nB 4 1 -1 -1 -1 0\n", /* out of order */
-        "ccngst 1 0 0 0 -1 0\nB 0 1 -1 -1 -1 0\nC x\n",              /* caps after buffers */
-        "ccngst 1 0 0 0 -1 0\nC \n",                                 /* empty caps */
-        "ccngst 1 0 0 0 -1 0\nX\n",                                  /* unknown record */
-        "ccngst 1 0 0 0 -1 0\nB 0 1 -1 -1 -1 1g\n",                  /* flags */
-        "ccngst 1 99999999999999999999 0 0 -1 0\n",                  /* too many digits */
+        "ccngst 2 0 0 0 -1 0\n",                      /* version */
+        "ccngst 1 0 0 1 -1 0\n",                      /* key segment after the segment */
+        "ccngst 1 0 0 0 -1 2\n",                      /* live flag */
+        "ccngst 1 0 0 0 -2 0\n",                      /* time */
+        "ccngst 1 0 0 0 -1 0 \n",                     /* trailing space */
+        "ccngst 1 0 100 0 -1 0\nB 99 1 -1 -1 -1 0\n", /* buffer before the segment */
+        "ccngst 1 0 0 0 -1 0\nB 5 1 -1 -1 -1 0\nB 4 1 -1 -1 -1 0\n",  /* out of order */
+        "ccngst 1 0 0 0 -1 0\nB 0 1 -1 -1 -1 0\nC x\n",               /* caps after buffers */
+        "ccngst 1 0 0 0 -1 0\nC \n",                                  /* empty caps */
+        "ccngst 1 0 0 0 -1 0\nX\n",                                   /* unknown record */
+        "ccngst 1 0 0 0 -1 0\nB 0 1 -1 -1 -1 1g\n",                   /* flags */
+        "ccngst 1 99999999999999999999 0 0 -1 0\n",                   /* too many digits */
         "ccngst 1 0 0 0 -1 0\nB 18446744073709551615 1 -1 -1 -1 0\n", /* offset + size */
     };
     struct ccngst_meta *m = malloc(sizeof *m);
@@ -198,8 +198,8 @@ static void free_collected(struct collected *c)
 
 /* Reads from segment `from`: the buffers, as written, from the first that
  * starts there. Returns how many came back. */
-static size_t read_back(const struct collected *c, uint64_t from, const struct written *w,
-                        size_t n, const uint8_t *bytes)
+static size_t read_back(const struct collected *c, uint64_t from, const struct written *w, size_t n,
+                        const uint8_t *bytes)
 {
     struct ccngst_reader *r = ccngst_reader_new();
     char err[200];
@@ -244,8 +244,14 @@ static void test_write_read(void **state)
     /* sizes with 100-byte blocks: a buffer over three blocks, small delta
      * buffers, a keyframe in mid-block, a caps change on a delta buffer */
     static const struct written w[] = {
-        {250, 1, "video/x-test, n=(int)1"}, {30, 0, NULL}, {30, 0, NULL}, {120, 1, NULL},
-        {10, 0, NULL}, {100, 0, "video/x-test, n=(int)2"}, {5, 0, NULL}, {200, 1, NULL},
+        {250, 1, "video/x-test, n=(int)1"},
+        {30, 0, NULL},
+        {30, 0, NULL},
+        {120, 1, NULL},
+        {10, 0, NULL},
+        {100, 0, "video/x-test, n=(int)2"},
+        {5, 0, NULL},
+        {200, 1, NULL},
     };
     const size_t n = sizeof w / sizeof *w;
     static uint8_t bytes[2000];
@@ -284,7 +290,10 @@ static void test_live_segments(void **state)
 {
     (void)state;
     static const struct written w[] = {
-        {30, 1, "audio/x-test"}, {30, 0, NULL}, {130, 0, NULL}, {30, 0, NULL},
+        {30, 1, "audio/x-test"},
+        {30, 0, NULL},
+        {130, 0, NULL},
+        {30, 0, NULL},
     };
     static uint8_t bytes[1000];
     struct collected c;
@@ -329,10 +338,8 @@ static void test_reader_bad_input(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_meta_roundtrip),
-        cmocka_unit_test(test_meta_refuses),
-        cmocka_unit_test(test_write_read),
-        cmocka_unit_test(test_live_segments),
+        cmocka_unit_test(test_meta_roundtrip),   cmocka_unit_test(test_meta_refuses),
+        cmocka_unit_test(test_write_read),       cmocka_unit_test(test_live_segments),
         cmocka_unit_test(test_reader_bad_input),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
