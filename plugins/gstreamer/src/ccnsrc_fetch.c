@@ -17,6 +17,11 @@
 #include <string.h>
 
 #define PROBE_MS 500
+/* A producer of metadata answers the probe about as fast as it answers for
+ * data: once data has come, a probe still unanswered after this many times
+ * its round trip (and at least PROBE_MIN_MS) means a plain stream. */
+#define PROBE_RTTS   4
+#define PROBE_MIN_MS 100
 
 GST_DEBUG_CATEGORY_EXTERN(ccnsrc_debug);
 #define GST_CAT_DEFAULT ccnsrc_debug
@@ -41,6 +46,7 @@ void ccnsrc_net_init(struct ccnsrc_net *n)
     ccnx_name_init(&n->location);
     ccnx_name_init(&n->versioned);
     ccnx_name_init(&n->meta_name);
+    ccnx_buf_init(&n->early);
 }
 
 static void drop_items(struct ccnsrc_net *n)
@@ -60,6 +66,7 @@ void ccnsrc_net_clear(struct ccnsrc_net *n)
     ccnx_name_free(&n->location);
     ccnx_name_free(&n->versioned);
     ccnx_name_free(&n->meta_name);
+    ccnx_buf_free(&n->early);
     g_cond_clear(&n->cond);
     g_mutex_clear(&n->lock);
 }
@@ -153,6 +160,10 @@ static void probe_done(void *arg, int result, const uint8_t *obj, size_t len,
 {
     (void)len;
     struct ccnsrc_net *n = arg;
+    if (!n->probing) { /* decided already: a plain stream */
+        return;
+    }
+    n->probing = 0;
     if (result == CCNX_E_NOTFOUND) {
         found(n, 0, NULL); /* a plain stream: bytes from segment 0 */
         return;
@@ -176,6 +187,26 @@ static void probe_done(void *arg, int result, const uint8_t *obj, size_t len,
     found(n, 0, NULL);
 }
 
+static int start_one(struct ccnsrc_net *n, const struct ccnx_name *name, ccnx_fetch_data_fn data,
+                     ccnx_fetch_done_fn done, struct ccnx_fetch **out);
+static void on_data(void *arg, uint64_t segment, const uint8_t *p, size_t len);
+static void on_data_done(void *arg, int result, const char *error);
+
+/* Unless the stream turns out to be live, its data from segment 0 is
+ * wanted whatever the probe says: fetch it meanwhile. */
+static void start_early_data(struct ccnsrc_net *n)
+{
+    if (n->mode == GST_CCNSRC_MODE_LIVE) {
+        return;
+    }
+    n->found.start_segment = 0;
+    n->deciding = 1;
+    if (start_one(n, &n->versioned, on_data, on_data_done, &n->data) != 0) {
+        n->deciding = 0;
+        n->data = NULL;
+    }
+}
+
 static void probe_meta(struct ccnsrc_net *n)
 {
     struct ccnx_client *c = ccngst_loop_client(n->loop);
@@ -185,6 +216,7 @@ static void probe_meta(struct ccnsrc_net *n)
         found(n, 0, NULL);
         return;
     }
+    start_early_data(n);
     struct ccnx_interest_params ip;
     ccnx_interest_params_init(&ip);
     ip.name = n->meta_name.enc.data;
@@ -196,9 +228,38 @@ static void probe_meta(struct ccnsrc_net *n)
                                            probe_done, n)
                  : rc;
     ccnx_buf_free(&interest);
+    n->probing = rc == 0;
+    n->probe_sent_us = g_get_monotonic_time();
     if (rc != 0) {
         found(n, GST_RESOURCE_ERROR_FAILED,
               g_strdup_printf("cannot ask for the stream's metadata: %s", ccnx_strerror(rc)));
+    }
+}
+
+static void probe_given_up(void *arg)
+{
+    struct ccnsrc_net *n = arg;
+    if (n->probing) {
+        n->probing = 0;
+        GST_DEBUG_OBJECT(n->element, "no metadata: a plain stream");
+        found(n, 0, NULL);
+    }
+}
+
+/* The first data arrived while the probe is out: give the probe a few
+ * such round trips more. */
+static void first_early_data(struct ccnsrc_net *n)
+{
+    if (!n->probing || n->early.len > 0) {
+        return;
+    }
+    gint64 rtt_ms = (g_get_monotonic_time() - n->probe_sent_us) / 1000;
+    int wait_ms = (int)MIN(MAX(PROBE_RTTS * rtt_ms, PROBE_MIN_MS), PROBE_MS);
+    gint64 left = wait_ms - rtt_ms;
+    if (left > 0) {
+        ccnx_client_schedule(ccngst_loop_client(n->loop), (int)left, probe_given_up, n, NULL);
+    } else {
+        probe_given_up(n);
     }
 }
 
@@ -328,6 +389,9 @@ static void drain_reader(struct ccnsrc_net *n)
 
 static void maybe_end(struct ccnsrc_net *n)
 {
+    if (n->deciding) {
+        return;
+    }
     if (n->data_done && (n->meta == NULL || n->meta_done)) {
         push_eos(n);
     }
@@ -339,6 +403,16 @@ static void on_data(void *arg, uint64_t segment, const uint8_t *p, size_t len)
     GST_LOG_OBJECT(n->element, "data segment %" G_GUINT64_FORMAT ": %zu bytes", (guint64)segment,
                    len);
     if (n->ended) {
+        return;
+    }
+    if (n->deciding) {
+        first_early_data(n);
+        if (ccnx_buf_append(&n->early, p, len) != 0) {
+            push_error(n, GST_RESOURCE_ERROR_FAILED, g_strdup("out of memory"));
+        } else if (n->early.len > CCNSRC_QUEUE_HIGH && !n->early_paused) {
+            n->early_paused = 1;
+            ccnx_fetch_pause(n->data);
+        }
         return;
     }
     if (n->reader == NULL) {
@@ -433,10 +507,56 @@ static int start_one(struct ccnsrc_net *n, const struct ccnx_name *name, ccnx_fe
     return ccnx_fetch_start(ccngst_loop_client(n->loop), &p, out);
 }
 
+/* The probe has decided: what the early data fetch brought goes where it
+ * belongs, and the fetch goes on (or starts again at a live join point). */
+static int settle_early(struct ccnsrc_net *n)
+{
+    n->deciding = 0;
+    int rc = 0;
+    if (n->found.with_meta && n->found.live) {
+        ccnx_fetch_destroy(n->data);
+        n->data = NULL;
+        n->data_done = 0;
+    } else if (n->found.with_meta) {
+        n->reader = ccngst_reader_new();
+        rc = n->reader == NULL ? CCNX_E_NOMEM
+                               : ccngst_reader_data(n->reader, n->early.data, n->early.len);
+        rc = rc == 0 ? start_one(n, &n->meta_name, on_meta, on_meta_done, &n->meta) : rc;
+    } else {
+        for (size_t off = 0; off < n->early.len; off += CCNGST_META_BLOCK) {
+            size_t k = MIN((size_t)CCNGST_META_BLOCK, n->early.len - off);
+            GstBuffer *b = copy_buffer(n->early.data + off, k);
+            GST_BUFFER_OFFSET(b) = n->byte_offset;
+            n->byte_offset += k;
+            GST_BUFFER_OFFSET_END(b) = n->byte_offset;
+            push_buffer(n, b);
+        }
+    }
+    ccnx_buf_free(&n->early);
+    ccnx_buf_init(&n->early);
+    if (n->early_paused && n->data != NULL) {
+        n->early_paused = 0;
+        ccnx_fetch_resume(n->data);
+    }
+    return rc;
+}
+
 void ccnsrc_net_start_fetch(void *arg)
 {
     struct ccnsrc_net *n = arg;
     int rc = 0;
+    if (n->deciding) {
+        rc = settle_early(n);
+        if (rc == 0 && n->data != NULL) {
+            maybe_end(n);
+            return;
+        }
+    }
+    if (rc != 0) {
+        push_error(n, GST_RESOURCE_ERROR_FAILED,
+                   g_strdup_printf("cannot start fetching: %s", ccnx_strerror(rc)));
+        return;
+    }
     if (n->found.with_meta) {
         n->reader = ccngst_reader_new();
         rc = n->reader == NULL ? CCNX_E_NOMEM
@@ -459,6 +579,9 @@ void ccnsrc_net_stop(void *arg)
     ccnx_fetch_destroy(n->data);
     ccnx_fetch_destroy(n->meta);
     n->data = n->meta = NULL;
+    n->deciding = n->early_paused = 0;
+    ccnx_buf_free(&n->early);
+    ccnx_buf_init(&n->early);
     ccngst_reader_free(n->reader);
     n->reader = NULL;
     ccnx_verifier_destroy(n->verifier);

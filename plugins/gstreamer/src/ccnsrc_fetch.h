@@ -47,6 +47,11 @@ struct ccnsrc_net {
     struct ccnx_fetch *data, *meta;
     struct ccngst_reader *reader;
     int data_done, meta_done, ended, paused, headers_sent;
+    /* While the metadata probe is out, an on-demand candidate's data is
+     * already fetched from segment 0 and kept here. */
+    int deciding, early_paused, probing;
+    gint64 probe_sent_us;
+    struct ccnx_buf early;
     guint64 byte_offset;
 
     /* shared, under lock */
@@ -63,7 +68,8 @@ void ccnsrc_net_clear(struct ccnsrc_net *n);
 /* On the client thread: starts discovery; found.done is set (and cond
  * signalled) when it ends. */
 void ccnsrc_net_discover(void *arg);
-/* On the client thread: the fetches, after discovery found a stream. */
+/* On the client thread: the fetches, after discovery found a stream (the
+ * data's may already run since discovery). */
 void ccnsrc_net_start_fetch(void *arg);
 /* On the client thread: stops and frees everything network. */
 void ccnsrc_net_stop(void *arg);
