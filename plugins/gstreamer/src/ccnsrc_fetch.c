@@ -82,13 +82,9 @@ static gchar *name_uri(const struct ccnx_name *name)
 
 /* ---- Handing items to the streaming thread ---- */
 
-static void push_item(struct ccnsrc_net *n, struct ccnsrc_item *it)
+/* Pauses the fetches while too much waits to be pushed (under lock). */
+static void check_high_water(struct ccnsrc_net *n)
 {
-    g_mutex_lock(&n->lock);
-    if (it->buf != NULL) {
-        n->queued_bytes += gst_buffer_get_size(it->buf);
-    }
-    g_queue_push_tail(&n->items, it);
     if (n->queued_bytes > CCNSRC_QUEUE_HIGH && !n->paused) {
         n->paused = 1;
         if (n->data != NULL) {
@@ -98,8 +94,63 @@ static void push_item(struct ccnsrc_net *n, struct ccnsrc_item *it)
             ccnx_fetch_pause(n->meta);
         }
     }
-    g_cond_broadcast(&n->cond);
+}
+
+/* Wakes the streaming thread only when it sleeps: one wake-up per item
+ * would cost a context switch per 4 KB segment. */
+static void wake_consumer(struct ccnsrc_net *n)
+{
+    if (n->waiting) {
+        g_cond_broadcast(&n->cond);
+    }
+}
+
+static void push_item(struct ccnsrc_net *n, struct ccnsrc_item *it)
+{
+    g_mutex_lock(&n->lock);
+    if (it->buf != NULL) {
+        n->queued_bytes += gst_buffer_get_size(it->buf);
+    }
+    g_queue_push_tail(&n->items, it);
+    check_high_water(n);
+    wake_consumer(n);
     g_mutex_unlock(&n->lock);
+}
+
+/* Plain bytes: appended to the last queued buffer when it has room, else a
+ * new buffer with room for CCNSRC_BYTES_CHUNK. */
+static void push_bytes(struct ccnsrc_net *n, const uint8_t *p, size_t len)
+{
+    g_mutex_lock(&n->lock);
+    struct ccnsrc_item *tail = g_queue_peek_tail(&n->items);
+    GstBuffer *b = tail != NULL && tail->kind == ITEM_BUFFER ? tail->buf : NULL;
+    gsize size = 0, maxsize = 0;
+    if (b != NULL) {
+        gst_buffer_get_sizes(b, NULL, &maxsize);
+        size = gst_buffer_get_size(b);
+    }
+    if (b != NULL && gst_buffer_n_memory(b) == 1 && size + len <= maxsize) {
+        gst_buffer_set_size(b, (gssize)(size + len));
+        gst_buffer_fill(b, size, p, len);
+        n->byte_offset += len;
+        GST_BUFFER_OFFSET_END(b) = n->byte_offset;
+        n->queued_bytes += len;
+        check_high_water(n);
+        wake_consumer(n);
+        g_mutex_unlock(&n->lock);
+        return;
+    }
+    g_mutex_unlock(&n->lock);
+    b = gst_buffer_new_allocate(NULL, MAX(len, CCNSRC_BYTES_CHUNK), NULL);
+    gst_buffer_set_size(b, (gssize)len);
+    gst_buffer_fill(b, 0, p, len);
+    GST_BUFFER_OFFSET(b) = n->byte_offset;
+    n->byte_offset += len;
+    GST_BUFFER_OFFSET_END(b) = n->byte_offset;
+    struct ccnsrc_item *it = g_new0(struct ccnsrc_item, 1);
+    it->kind = ITEM_BUFFER;
+    it->buf = b;
+    push_item(n, it);
 }
 
 static void push_error(struct ccnsrc_net *n, int code, gchar *message)
@@ -416,11 +467,7 @@ static void on_data(void *arg, uint64_t segment, const uint8_t *p, size_t len)
         return;
     }
     if (n->reader == NULL) {
-        GstBuffer *b = copy_buffer(p, len);
-        GST_BUFFER_OFFSET(b) = n->byte_offset;
-        n->byte_offset += len;
-        GST_BUFFER_OFFSET_END(b) = n->byte_offset;
-        push_buffer(n, b);
+        push_bytes(n, p, len);
         return;
     }
     if (ccngst_reader_data(n->reader, p, len) != 0) {
@@ -523,13 +570,8 @@ static int settle_early(struct ccnsrc_net *n)
                                : ccngst_reader_data(n->reader, n->early.data, n->early.len);
         rc = rc == 0 ? start_one(n, &n->meta_name, on_meta, on_meta_done, &n->meta) : rc;
     } else {
-        for (size_t off = 0; off < n->early.len; off += CCNGST_META_BLOCK) {
-            size_t k = MIN((size_t)CCNGST_META_BLOCK, n->early.len - off);
-            GstBuffer *b = copy_buffer(n->early.data + off, k);
-            GST_BUFFER_OFFSET(b) = n->byte_offset;
-            n->byte_offset += k;
-            GST_BUFFER_OFFSET_END(b) = n->byte_offset;
-            push_buffer(n, b);
+        for (size_t off = 0; off < n->early.len; off += CCNSRC_BYTES_CHUNK) {
+            push_bytes(n, n->early.data + off, MIN(CCNSRC_BYTES_CHUNK, n->early.len - off));
         }
     }
     ccnx_buf_free(&n->early);

@@ -60,6 +60,7 @@ struct ccnsrc_net {
     GQueue items; /* struct ccnsrc_item * */
     guint64 queued_bytes;
     int flushing;
+    int waiting; /* the streaming thread sleeps on cond */
     struct ccnsrc_found found;
 };
 
@@ -81,6 +82,10 @@ struct ccnsrc_stats_req {
     GstStructure *out;
 };
 void ccnsrc_net_stats(void *arg);
+
+/* Plain bytes are pushed in buffers of up to this many bytes: consecutive
+ * segments are appended to the last queued buffer while it waits. */
+#define CCNSRC_BYTES_CHUNK (64u << 10)
 
 /* Bytes queued above which the fetches pause, and below which they resume. */
 #define CCNSRC_QUEUE_HIGH (16u << 20)

@@ -260,7 +260,9 @@ static struct ccnsrc_item *next_item(GstCcnSrc *s)
     struct ccnsrc_net *n = &s->net;
     g_mutex_lock(&n->lock);
     while (g_queue_is_empty(&n->items) && !n->flushing) {
+        n->waiting = 1;
         g_cond_wait(&n->cond, &n->lock);
+        n->waiting = 0;
     }
     struct ccnsrc_item *it = n->flushing ? NULL : g_queue_pop_head(&n->items);
     if (it != NULL && it->buf != NULL) {
