@@ -233,6 +233,13 @@ static void probe_done(void *arg, int result, const uint8_t *obj, size_t len,
         n->found.live =
             n->mode == GST_CCNSRC_MODE_AUTO ? m->h.live : n->mode == GST_CCNSRC_MODE_LIVE;
         n->found.start_segment = n->found.live ? m->h.key_segment : 0;
+        n->found.last_segment = m->h.segment;
+        n->found.duration = -1;
+        for (size_t i = 0; i < m->count; i++) {
+            if (m->bufs[i].pts >= 0 && m->bufs[i].duration >= 0) {
+                n->found.duration = MAX(n->found.duration, m->bufs[i].pts + m->bufs[i].duration);
+            }
+        }
     }
     g_free(m);
     found(n, 0, NULL);
@@ -456,6 +463,9 @@ static void on_data(void *arg, uint64_t segment, const uint8_t *p, size_t len)
     if (n->ended) {
         return;
     }
+    if (segment == 0 && n->block == 0) {
+        n->block = len;
+    }
     if (n->deciding) {
         first_early_data(n);
         if (ccnx_buf_append(&n->early, p, len) != 0) {
@@ -467,7 +477,9 @@ static void on_data(void *arg, uint64_t segment, const uint8_t *p, size_t len)
         return;
     }
     if (n->reader == NULL) {
-        push_bytes(n, p, len);
+        size_t drop = (size_t)MIN((guint64)len, n->skip);
+        n->skip = 0;
+        push_bytes(n, p + drop, len - drop);
         return;
     }
     if (ccngst_reader_data(n->reader, p, len) != 0) {
@@ -524,6 +536,9 @@ static void on_data_done(void *arg, int result, const char *error)
         return;
     }
     n->data_done = 1;
+    if (n->total_size == 0 && n->data != NULL) {
+        n->total_size = n->byte_offset + n->early.len;
+    }
     maybe_end(n);
 }
 
@@ -609,6 +624,21 @@ void ccnsrc_net_start_fetch(void *arg)
         push_error(n, GST_RESOURCE_ERROR_FAILED,
                    g_strdup_printf("cannot start fetching: %s", ccnx_strerror(rc)));
     }
+}
+
+void ccnsrc_net_restart(struct ccnsrc_net *n)
+{
+    ccnx_fetch_destroy(n->data);
+    ccnx_fetch_destroy(n->meta);
+    n->data = n->meta = NULL;
+    ccngst_reader_free(n->reader);
+    n->reader = NULL;
+    n->data_done = n->meta_done = n->ended = 0;
+    g_mutex_lock(&n->lock);
+    drop_items(n);
+    n->paused = 0;
+    g_mutex_unlock(&n->lock);
+    ccnsrc_net_start_fetch(n);
 }
 
 void ccnsrc_net_stop(void *arg)

@@ -29,7 +29,9 @@ struct ccnsrc_found {
     int with_meta; /* a ccnsink stream: buffers, caps and timing restored */
     int live;
     guint64 start_segment;
-    gchar *uri; /* the versioned name */
+    gchar *uri;           /* the versioned name */
+    guint64 last_segment; /* the newest metadata segment the probe saw */
+    gint64 duration;      /* ns, from that segment's buffers; -1 unknown */
 };
 
 struct ccnsrc_net {
@@ -50,6 +52,10 @@ struct ccnsrc_net {
     /* While the metadata probe is out, an on-demand candidate's data is
      * already fetched from segment 0 and kept here. */
     int deciding, early_paused, probing;
+    guint64 skip;             /* bytes of the first data segment to drop (a byte seek) */
+    gsize block;              /* plain streams: the first segment's size, for byte seeks */
+    guint64 total_size;       /* plain streams: the size, once the last segment came; 0 unknown */
+    struct ccnsrc_seek *seek; /* a seek in progress, client thread */
     gint64 probe_sent_us;
     struct ccnx_buf early;
     guint64 byte_offset;
@@ -72,6 +78,21 @@ void ccnsrc_net_discover(void *arg);
 /* On the client thread: the fetches, after discovery found a stream (the
  * data's may already run since discovery). */
 void ccnsrc_net_start_fetch(void *arg);
+/* Seeking (ccnsrc_seek.c): the request the streaming thread hands over,
+ * and its result when `done`. TIME on a stream with metadata (bisecting on
+ * the keyframe PTS in the metadata headers), BYTES on a plain stream. */
+struct ccnsrc_seek {
+    struct ccnsrc_net *net;
+    GstFormat format;
+    guint64 position;
+    guint64 lo, hi; /* metadata segments still in question */
+    int done, ok;
+};
+void ccnsrc_net_seek(void *arg);
+
+/* Shared with ccnsrc_seek.c: starting the fetches at n->found.start_segment. */
+void ccnsrc_net_restart(struct ccnsrc_net *n);
+
 /* On the client thread: stops and frees everything network. */
 void ccnsrc_net_stop(void *arg);
 /* On the client thread: resume fetching after the queue drained. */

@@ -40,6 +40,7 @@ struct _GstCcnSrc {
 
     struct ccnsrc_net net;
     gboolean live;
+    gboolean pushed_any; /* a buffer went out since start or the last seek */
     gboolean have_first;
     GstClockTime first_pts, base_rt; /* live: sender time -> our running time */
 };
@@ -146,9 +147,11 @@ static gboolean gst_ccnsrc_start(GstBaseSrc *bs)
     n->element = GST_ELEMENT(s);
     memset(&n->found, 0, sizeof n->found);
     n->data_done = n->meta_done = n->ended = n->paused = n->headers_sent = 0;
-    n->byte_offset = 0;
+    n->byte_offset = n->skip = n->total_size = 0;
+    n->block = 0;
     n->flushing = 0;
     s->have_first = FALSE;
+    s->pushed_any = FALSE;
     ccngst_loop_call(n->loop, ccnsrc_net_discover, n);
     return wait_found(s) && configure(s);
 }
@@ -193,15 +196,68 @@ static gboolean gst_ccnsrc_unlock_stop(GstBaseSrc *bs)
     return TRUE;
 }
 
+/* On demand: TIME with metadata, BYTES without. A live stream is not. */
 static gboolean gst_ccnsrc_is_seekable(GstBaseSrc *bs)
 {
-    (void)bs;
-    return FALSE;
+    GstCcnSrc *s = GST_CCNSRC(bs);
+    return s->net.loop != NULL && s->net.found.done && !s->live;
+}
+
+static gboolean gst_ccnsrc_do_seek(GstBaseSrc *bs, GstSegment *segment)
+{
+    GstCcnSrc *s = GST_CCNSRC(bs);
+    struct ccnsrc_net *n = &s->net;
+    if (n->loop == NULL || !n->found.done) {
+        return TRUE; /* the first segment, before start: nothing to move */
+    }
+    guint64 pos = segment->start;
+    if (pos == 0 && !s->pushed_any) {
+        return TRUE; /* the fetches already start there */
+    }
+    struct ccnsrc_seek k = {n, segment->format, pos, 0, 0, 0, 0};
+    ccngst_loop_call(n->loop, ccnsrc_net_seek, &k);
+    gint64 until = g_get_monotonic_time() + (gint64)(n->timeout_ms + 1000) * 1000;
+    g_mutex_lock(&n->lock);
+    while (!k.done && g_cond_wait_until(&n->cond, &n->lock, until)) {
+    }
+    gboolean done = k.done;
+    g_mutex_unlock(&n->lock);
+    if (!done) { /* the client thread still holds k: wait for it to let go */
+        g_mutex_lock(&n->lock);
+        while (!k.done) {
+            g_cond_wait(&n->cond, &n->lock);
+        }
+        g_mutex_unlock(&n->lock);
+    }
+    s->have_first = FALSE;
+    s->pushed_any = FALSE;
+    GST_DEBUG_OBJECT(s, "seek to %" G_GUINT64_FORMAT " (%s): %s", pos,
+                     gst_format_get_name(segment->format), k.ok ? "done" : "refused");
+    return k.ok;
+}
+
+/* A plain stream's size, once its last segment was seen. */
+static gboolean gst_ccnsrc_get_size(GstBaseSrc *bs, guint64 *size)
+{
+    GstCcnSrc *s = GST_CCNSRC(bs);
+    if (s->net.found.with_meta || s->net.total_size == 0) {
+        return FALSE;
+    }
+    *size = s->net.total_size;
+    return TRUE;
 }
 
 static gboolean gst_ccnsrc_query(GstBaseSrc *bs, GstQuery *q)
 {
     GstCcnSrc *s = GST_CCNSRC(bs);
+    if (GST_QUERY_TYPE(q) == GST_QUERY_DURATION && s->net.found.with_meta && !s->live) {
+        GstFormat f;
+        gst_query_parse_duration(q, &f, NULL);
+        if (f == GST_FORMAT_TIME && s->net.found.duration > 0) {
+            gst_query_set_duration(q, GST_FORMAT_TIME, (gint64)s->net.found.duration);
+            return TRUE;
+        }
+    }
     if (GST_QUERY_TYPE(q) == GST_QUERY_LATENCY && s->live) {
         GST_OBJECT_LOCK(s);
         GstClockTime l = (GstClockTime)s->latency * GST_MSECOND;
@@ -293,6 +349,7 @@ static GstFlowReturn gst_ccnsrc_create(GstPushSrc *ps, GstBuffer **out)
             *out = it->buf;
             it->buf = NULL;
             ccnsrc_item_free(it);
+            s->pushed_any = TRUE;
             if (s->live) {
                 retime_live(s, *out);
             }
@@ -501,6 +558,8 @@ static void gst_ccnsrc_class_init(GstCcnSrcClass *klass)
     bc->unlock = GST_DEBUG_FUNCPTR(gst_ccnsrc_unlock);
     bc->unlock_stop = GST_DEBUG_FUNCPTR(gst_ccnsrc_unlock_stop);
     bc->is_seekable = GST_DEBUG_FUNCPTR(gst_ccnsrc_is_seekable);
+    bc->do_seek = GST_DEBUG_FUNCPTR(gst_ccnsrc_do_seek);
+    bc->get_size = GST_DEBUG_FUNCPTR(gst_ccnsrc_get_size);
     bc->query = GST_DEBUG_FUNCPTR(gst_ccnsrc_query);
     pc->create = GST_DEBUG_FUNCPTR(gst_ccnsrc_create);
     GST_DEBUG_CATEGORY_INIT(ccnsrc_debug, "ccnsrc", 0, "CCNx source");

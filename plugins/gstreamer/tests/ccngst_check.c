@@ -5,8 +5,13 @@
  *       runs both; exit 0 when the test pipeline's buffers equal the
  *       reference's: count, caps, bytes, PTS, DTS, duration, delta flag
  *   ccngst_check count PIPELINE
- *       prints "buffers N bytes B errors E warnings W first-ms F" (F: time
- *       from PLAYING to the first buffer) and exits 0 on EOS without error
+ *       prints "buffers N errors E warnings W first-ms F" (F: time from
+ *       PLAYING to the first buffer) and exits 0 on EOS without error
+ *   ccngst_check seek PIPELINE FORMAT POSITION
+ *       prerolls, seeks (flushing, to a keyframe) in FORMAT "time" (POSITION
+ *       in ns) or "bytes", and prints the first buffer after the seek:
+ *       "pts P offset O head H" (H: its first 8 bytes in hex), then the
+ *       duration the pipeline reports, "duration D" (-1 when unknown)
  *
  * A pipeline that neither ends nor fails within CCNGST_CHECK_TIMEOUT
  * seconds (default 60) is a failure. */
@@ -181,6 +186,52 @@ static int count(const char *desc)
     return bad;
 }
 
+static int seek(const char *desc, const char *format, const char *position)
+{
+    GError *e = NULL;
+    GstElement *pipe = gst_parse_launch(desc, &e);
+    if (pipe == NULL || e != NULL) {
+        fprintf(stderr, "cannot build \"%s\"\n", desc);
+        return 1;
+    }
+    GstAppSink *out = GST_APP_SINK(gst_bin_get_by_name(GST_BIN(pipe), "out"));
+    gst_element_set_state(pipe, GST_STATE_PAUSED);
+    if (gst_element_get_state(pipe, NULL, NULL, 30 * GST_SECOND) != GST_STATE_CHANGE_SUCCESS) {
+        fprintf(stderr, "no preroll\n");
+        return 1;
+    }
+    GstFormat f = strcmp(format, "bytes") == 0 ? GST_FORMAT_BYTES : GST_FORMAT_TIME;
+    gint64 pos = g_ascii_strtoll(position, NULL, 10);
+    if (!gst_element_seek_simple(pipe, f, GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_KEY_UNIT, pos)) {
+        fprintf(stderr, "seek refused\n");
+        return 1;
+    }
+    gst_element_get_state(pipe, NULL, NULL, 30 * GST_SECOND);
+    GstSample *smp = gst_app_sink_try_pull_preroll(out, 30 * GST_SECOND);
+    if (smp == NULL) {
+        fprintf(stderr, "nothing after the seek\n");
+        return 1;
+    }
+    GstBuffer *b = gst_sample_get_buffer(smp);
+    guint8 head[8] = {0};
+    gsize n = gst_buffer_extract(b, 0, head, sizeof head);
+    printf("pts %" G_GINT64_FORMAT " offset %" G_GUINT64_FORMAT " head ",
+           GST_BUFFER_PTS_IS_VALID(b) ? (gint64)GST_BUFFER_PTS(b) : -1, GST_BUFFER_OFFSET(b));
+    for (gsize i = 0; i < n; i++) {
+        printf("%02x", head[i]);
+    }
+    gint64 dur = -1;
+    if (!gst_element_query_duration(pipe, GST_FORMAT_TIME, &dur)) {
+        dur = -1;
+    }
+    printf("\nduration %" G_GINT64_FORMAT "\n", dur);
+    gst_sample_unref(smp);
+    gst_element_set_state(pipe, GST_STATE_NULL);
+    gst_object_unref(out);
+    gst_object_unref(pipe);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     gst_init(&argc, &argv);
@@ -190,6 +241,10 @@ int main(int argc, char **argv)
     if (argc == 3 && strcmp(argv[1], "count") == 0) {
         return count(argv[2]);
     }
-    fprintf(stderr, "usage: ccngst_check compare REF_PIPELINE TEST_PIPELINE | count PIPELINE\n");
+    if (argc == 5 && strcmp(argv[1], "seek") == 0) {
+        return seek(argv[2], argv[3], argv[4]);
+    }
+    fprintf(stderr, "usage: ccngst_check compare REF_PIPELINE TEST_PIPELINE | count PIPELINE | "
+                    "seek PIPELINE time|bytes POSITION\n");
     return 2;
 }
