@@ -60,6 +60,8 @@ cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null; }
 
 mkdir -p "$CCNX_DIR"
 "$B/ccndstart" >/dev/null 2>"$T/ccndstart.err" || die "ccndstart failed"
+# the registry is built once, before anything is timed
+gst-inspect-1.0 ccnx >/dev/null 2>&1 || die "the plugin is not in $GST_PLUGIN_PATH"
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), load $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # ---- on demand ----
