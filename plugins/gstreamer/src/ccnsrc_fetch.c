@@ -20,8 +20,9 @@
 /* A producer of metadata answers the probe about as fast as it answers for
  * data: once data has come, a probe still unanswered after this many times
  * its round trip (and at least PROBE_MIN_MS) means a plain stream. */
-#define PROBE_RTTS   4
-#define PROBE_MIN_MS 100
+#define PROBE_RTTS     4
+#define PROBE_MIN_MS   100
+#define PROBE_ATTEMPTS 3
 
 GST_DEBUG_CATEGORY_EXTERN(ccnsrc_debug);
 #define GST_CAT_DEFAULT ccnsrc_debug
@@ -206,19 +207,21 @@ static void found(struct ccnsrc_net *n, int error, gchar *message)
     g_mutex_unlock(&n->lock);
 }
 
+static void probe_unanswered(struct ccnsrc_net *n);
+
 static void probe_done(void *arg, int result, const uint8_t *obj, size_t len,
                        const struct ccnx_content_parsed *pc, const char *error)
 {
     (void)len;
     struct ccnsrc_net *n = arg;
-    if (!n->probing) { /* decided already: a plain stream */
+    if (!n->probing) { /* decided already, by another attempt */
+        return;
+    }
+    if (result == CCNX_E_NOTFOUND) {
+        probe_unanswered(n);
         return;
     }
     n->probing = 0;
-    if (result == CCNX_E_NOTFOUND) {
-        found(n, 0, NULL); /* a plain stream: bytes from segment 0 */
-        return;
-    }
     if (result != 0) {
         found(n, GST_RESOURCE_ERROR_READ,
               g_strdup_printf("the stream's metadata was refused: %s", error));
@@ -265,60 +268,83 @@ static void start_early_data(struct ccnsrc_net *n)
     }
 }
 
-static void probe_meta(struct ccnsrc_net *n)
+/* One probe Interest: the newest metadata segment (rightmost child). */
+static int probe_send(struct ccnsrc_net *n)
 {
-    struct ccnx_client *c = ccngst_loop_client(n->loop);
     struct ccnx_buf interest = CCNX_BUF_INIT;
-    int rc = ccngst_meta_name(&n->versioned, &n->meta_name);
-    if (rc != 0) { /* no version: cannot carry metadata */
-        found(n, 0, NULL);
-        return;
-    }
-    start_early_data(n);
     struct ccnx_interest_params ip;
     ccnx_interest_params_init(&ip);
     ip.name = n->meta_name.enc.data;
     ip.name_len = n->meta_name.enc.len;
     ip.child_selector = 1;
     ip.lifetime_units = (int64_t)PROBE_MS * 4096 / 1000;
-    rc = ccnx_interest_build(&interest, &ip);
-    rc = rc == 0 ? ccnx_fetch_object_start(c, n->verifier, interest.data, interest.len, PROBE_MS,
-                                           probe_done, n)
+    int rc = ccnx_interest_build(&interest, &ip);
+    rc = rc == 0 ? ccnx_fetch_object_start(ccngst_loop_client(n->loop), n->verifier, interest.data,
+                                           interest.len, PROBE_MS, probe_done, n)
                  : rc;
     ccnx_buf_free(&interest);
-    n->probing = rc == 0;
+    n->probe_attempts++;
     n->probe_sent_us = g_get_monotonic_time();
+    return rc;
+}
+
+static void probe_meta(struct ccnsrc_net *n)
+{
+    int rc = ccngst_meta_name(&n->versioned, &n->meta_name);
+    if (rc != 0) { /* no version: cannot carry metadata */
+        found(n, 0, NULL);
+        return;
+    }
+    start_early_data(n);
+    n->probe_attempts = 0;
+    rc = probe_send(n);
+    n->probing = rc == 0;
     if (rc != 0) {
         found(n, GST_RESOURCE_ERROR_FAILED,
               g_strdup_printf("cannot ask for the stream's metadata: %s", ccnx_strerror(rc)));
     }
 }
 
-static void probe_given_up(void *arg)
+/* No answer yet: ask again (the Interest or its answer may have been
+ * lost), and after PROBE_ATTEMPTS decide that the stream is plain. */
+static void probe_unanswered(struct ccnsrc_net *n)
+{
+    if (!n->probing) {
+        return;
+    }
+    if (n->probe_attempts < PROBE_ATTEMPTS && probe_send(n) == 0) {
+        return;
+    }
+    n->probing = 0;
+    GST_DEBUG_OBJECT(n->element, "no metadata after %d probes: a plain stream", n->probe_attempts);
+    found(n, 0, NULL);
+}
+
+static void probe_window_over(void *arg)
 {
     struct ccnsrc_net *n = arg;
+    if (!n->probing) {
+        return;
+    }
+    probe_unanswered(n);
     if (n->probing) {
-        n->probing = 0;
-        GST_DEBUG_OBJECT(n->element, "no metadata: a plain stream");
-        found(n, 0, NULL);
+        ccnx_client_schedule(ccngst_loop_client(n->loop), n->probe_window_ms, probe_window_over, n,
+                             NULL);
     }
 }
 
-/* The first data arrived while the probe is out: give the probe a few
- * such round trips more. */
+/* The first data arrived while the probe is out: from now on each attempt
+ * gets a few such round trips. */
 static void first_early_data(struct ccnsrc_net *n)
 {
     if (!n->probing || n->early.len > 0) {
         return;
     }
     gint64 rtt_ms = (g_get_monotonic_time() - n->probe_sent_us) / 1000;
-    int wait_ms = (int)MIN(MAX(PROBE_RTTS * rtt_ms, PROBE_MIN_MS), PROBE_MS);
-    gint64 left = wait_ms - rtt_ms;
-    if (left > 0) {
-        ccnx_client_schedule(ccngst_loop_client(n->loop), (int)left, probe_given_up, n, NULL);
-    } else {
-        probe_given_up(n);
-    }
+    n->probe_window_ms = (int)MIN(MAX(PROBE_RTTS * rtt_ms, PROBE_MIN_MS), PROBE_MS);
+    gint64 left = n->probe_window_ms - rtt_ms;
+    ccnx_client_schedule(ccngst_loop_client(n->loop), (int)MAX(left, 0), probe_window_over, n,
+                         NULL);
 }
 
 static void resolved(void *arg, int result, const struct ccnx_name *name, const char *error)

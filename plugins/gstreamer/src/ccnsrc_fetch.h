@@ -51,7 +51,7 @@ struct ccnsrc_net {
     int data_done, meta_done, ended, paused, headers_sent;
     /* While the metadata probe is out, an on-demand candidate's data is
      * already fetched from segment 0 and kept here. */
-    int deciding, early_paused, probing;
+    int deciding, early_paused, probing, probe_attempts, probe_window_ms;
     guint64 skip;             /* bytes of the first data segment to drop (a byte seek) */
     gsize block;              /* plain streams: the first segment's size, for byte seeks */
     guint64 total_size;       /* plain streams: the size, once the last segment came; 0 unknown */

@@ -49,7 +49,8 @@ static void header_arrived(void *arg, int result, const uint8_t *obj, size_t len
     if (k->lo == k->hi) { /* the answer: start at its keyframe */
         n->found.start_segment = m->h.key_segment;
         g_free(m);
-        GST_DEBUG_OBJECT(n->element, "seek to %" GST_TIME_FORMAT ": from segment %" G_GUINT64_FORMAT,
+        GST_DEBUG_OBJECT(n->element,
+                         "seek to %" GST_TIME_FORMAT ": from segment %" G_GUINT64_FORMAT,
                          GST_TIME_ARGS(k->position), n->found.start_segment);
         ccnsrc_net_restart(n);
         seek_done(k, 1);
