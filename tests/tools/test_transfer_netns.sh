@@ -67,42 +67,10 @@ ns_run "$NSC" cons 10 "$B/ccndc" add ccnx:/x udp $PEER $PORT >/dev/null 2>"$T/cc
     fail "ccndc add ccnx:/x udp $PEER $PORT"
 head -c $((100 << 20)) /dev/urandom >"$T/big" || fail "cannot make the 100 MB file"
 
-# Loss in both directions: netem when the kernel has it, else a direct-action
-# BPF classifier on egress that drops a packet with the given probability.
-LOSS_HOW=
-loss_on() { # NS DEV PERCENT
-    tc -n "$1" qdisc del dev "$2" root 2>/dev/null
-    tc -n "$1" qdisc del dev "$2" clsact 2>/dev/null
-    if [ "$3" = 0 ]; then
-        return 0
-    elif [ "$LOSS_HOW" = netem ]; then
-        tc -n "$1" qdisc add dev "$2" root netem loss "$3%"
-    else
-        clang -O2 -target bpf -DPERMYRIAD=$(($3 * 100)) -c "$T/loss.c" -o "$T/loss.o" &&
-            tc -n "$1" qdisc add dev "$2" clsact &&
-            tc -n "$1" filter add dev "$2" egress bpf da obj "$T/loss.o" sec classifier
-    fi
-}
+# Loss in both directions (tests/tools/loss_lib.sh).
+. "$(dirname "$0")/loss_lib.sh" || exit 1
 set_loss() { loss_on "$NSP" "$VP" "$1" && loss_on "$NSC" "$VC" "$1"; }
-find_loss_method() {
-    if command -v tc >/dev/null && tc -n "$NSP" qdisc add dev "$VP" root netem loss 1% 2>/dev/null; then
-        LOSS_HOW=netem
-    elif command -v tc >/dev/null && command -v clang >/dev/null; then
-        cat >"$T/loss.c" <<'EOF'
-#define SEC(n) __attribute__((section(n), used))
-static unsigned (*prandom)(void) = (void *)7; /* bpf_get_prandom_u32 */
-SEC("classifier") int drop_random(void *skb)
-{
-    (void)skb;
-    return prandom() % 10000 < PERMYRIAD ? 2 /* TC_ACT_SHOT */ : 0 /* TC_ACT_OK */;
-}
-char lic[] SEC("license") = "GPL";
-EOF
-        LOSS_HOW=bpf
-        set_loss 1 2>"$T/bpf.err" || LOSS_HOW=
-    fi
-    set_loss 0
-}
+find_loss_method() { loss_init "$T" "$NSP" "$VP"; }
 
 # transfer TAG [ccngetfile options]: publish the file under a fresh name in
 # the producer's namespace, fetch it in the consumer's (by the versioned name
