@@ -106,6 +106,30 @@ static void wake_consumer(struct ccnsrc_net *n)
     }
 }
 
+/* On demand, while the queue first fills: the percent to post now (every
+ * tenth, and 100 once full or ended), or -1. Under lock. */
+static int buffering_step(struct ccnsrc_net *n, int ended)
+{
+    if (n->buffering >= 100 || n->found.live) {
+        return -1;
+    }
+    int pct = ended ? 100 : (int)MIN(100u, n->queued_bytes * 100 / CCNSRC_BUFFER_TARGET);
+    if (pct < 100 && pct / 10 == n->buffering / 10) {
+        return -1;
+    }
+    n->buffering = pct;
+    return pct;
+}
+
+/* Outside the lock: a bus handler may change the element's state. */
+static void post_buffering(struct ccnsrc_net *n, int pct)
+{
+    if (pct >= 0) {
+        gst_element_post_message(n->element,
+                                 gst_message_new_buffering(GST_OBJECT(n->element), pct));
+    }
+}
+
 static void push_item(struct ccnsrc_net *n, struct ccnsrc_item *it)
 {
     g_mutex_lock(&n->lock);
@@ -115,7 +139,9 @@ static void push_item(struct ccnsrc_net *n, struct ccnsrc_item *it)
     g_queue_push_tail(&n->items, it);
     check_high_water(n);
     wake_consumer(n);
+    int pct = buffering_step(n, it->kind == ITEM_EOS || it->kind == ITEM_ERROR);
     g_mutex_unlock(&n->lock);
+    post_buffering(n, pct);
 }
 
 /* Plain bytes: appended to the last queued buffer when it has room, else a
@@ -138,7 +164,9 @@ static void push_bytes(struct ccnsrc_net *n, const uint8_t *p, size_t len)
         n->queued_bytes += len;
         check_high_water(n);
         wake_consumer(n);
+        int pct = buffering_step(n, 0);
         g_mutex_unlock(&n->lock);
+        post_buffering(n, pct);
         return;
     }
     g_mutex_unlock(&n->lock);

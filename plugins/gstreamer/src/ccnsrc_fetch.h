@@ -66,7 +66,8 @@ struct ccnsrc_net {
     GQueue items; /* struct ccnsrc_item * */
     guint64 queued_bytes;
     int flushing;
-    int waiting; /* the streaming thread sleeps on cond */
+    int waiting;   /* the streaming thread sleeps on cond */
+    int buffering; /* on demand: percent last posted while the queue first fills; 100 done */
     struct ccnsrc_found found;
 };
 
@@ -107,6 +108,10 @@ void ccnsrc_net_stats(void *arg);
 /* Plain bytes are pushed in buffers of up to this many bytes: consecutive
  * segments are appended to the last queued buffer while it waits. */
 #define CCNSRC_BYTES_CHUNK (64u << 10)
+
+/* On demand, BUFFERING messages are posted while the queue first fills up
+ * to this many bytes (or the stream ends). */
+#define CCNSRC_BUFFER_TARGET (2u << 20)
 
 /* Bytes queued above which the fetches pause, and below which they resume. */
 #define CCNSRC_QUEUE_HIGH (16u << 20)

@@ -148,6 +148,7 @@ static gboolean gst_ccnsrc_start(GstBaseSrc *bs)
     memset(&n->found, 0, sizeof n->found);
     n->data_done = n->meta_done = n->ended = n->paused = n->headers_sent = 0;
     n->byte_offset = n->skip = n->total_size = 0;
+    n->buffering = -1;
     n->block = 0;
     n->flushing = 0;
     s->have_first = FALSE;

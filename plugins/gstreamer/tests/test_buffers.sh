@@ -2,7 +2,8 @@
 # Restored buffers: 300 raw frames through ccnsink and ccnsrc arrive with
 # the same caps, bytes, PTS, durations and flags as they left the source
 # (compared by an appsink); VP8 in WebM decodes frame for frame; playbin
-# finds ccnsrc for a ccnx: URI and reaches the end.
+# finds ccnsrc for a ccnx: URI, is told how far buffering got, and reaches
+# the end.
 set -u
 GST_TEST_TAG=gst-buffers
 GST_TEST_PORT_BASE=35150
@@ -32,4 +33,5 @@ timeout 60 env LD_PRELOAD="$GST_PRELOAD" gst-launch-1.0 playbin uri=ccnx:/gt/vp8
     video-sink=fakesink audio-sink=fakesink >"$T/playbin.log" 2>&1 ||
     fail "playbin uri=ccnx:/gt/vp8"
 grep -q "Got EOS" "$T/playbin.log" || fail "playbin did not reach the end"
+grep -q "buffering... 100%" "$T/playbin.log" || fail "no buffering messages up to 100%"
 echo "PASS"
