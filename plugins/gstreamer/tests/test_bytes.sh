@@ -1,7 +1,8 @@
 #!/bin/bash
 # Byte exactness: filesrc ! ccnsink, then ccnsrc ! filesink gives the same
 # file, and so does ccncat of the stream; ccnsrc plays, as plain bytes, a
-# file that ccnputfile published and a stream that ccnseqwriter writes.
+# file that ccnputfile published and a stream the reference's ccnseqwriter
+# wrote; with repo=true a repository stores the stream and plays it alone.
 set -u
 GST_TEST_TAG=gst-bytes
 GST_TEST_PORT_BASE=35100
@@ -53,4 +54,19 @@ done
 LD_PRELOAD= "$CHECK" compare "$VIDEO ! appsink name=out sync=false" \
     "ccnsrc location=ccnx:/gt/repo ! appsink name=out sync=false" >"$T/fromrepo.log" 2>&1 ||
     fail "the stream from the repository differs: $(tail -n 3 "$T/fromrepo.log")"
+
+# (e) a stream the reference's ccnseqwriter wrote (the vectors), imported
+# into the repository: ccnsrc plays its bytes, segment by segment
+V=${CCNX_VECTORS:?}
+cat "$V"/co_stream_seg0.ccnb "$V"/co_stream_seg1.ccnb "$V"/co_stream_seg2.ccnb >"$T/ref.ccnb"
+timeout 60 "$B/ccnr" import "$T/ref.ccnb" >"$T/import.log" 2>&1 || fail "ccnr import: $(cat "$T/import.log")"
+REF=ccnx:/example/vec/stream/%FD%06%B1%12%1D%95%18
+: >"$T/ref.want"
+for seg in %00 %00%01 %00%02; do
+    timeout 10 "$B/ccnpeek" -c "$REF/$seg" >>"$T/ref.want" 2>"$T/refpeek.log" ||
+        fail "the reference's segment $seg is not served"
+done
+timeout 60 env LD_PRELOAD="$GST_PRELOAD" gst-launch-1.0 -q ccnsrc location=ccnx:/example/vec/stream \
+    ! filesink location="$T/ref.got" >"$T/refsrc.log" 2>&1 || fail "ccnsrc of the reference's stream"
+cmp -s "$T/ref.want" "$T/ref.got" || fail "ccnsrc gave other bytes than the reference's stream holds"
 echo "PASS"
