@@ -3,7 +3,8 @@
 # location that is not a ccnx: URI, no ccnd (which socket was tried, how to
 # start one), nothing under the name, a segment whose signature does not
 # verify (which one), a producer that goes away mid-stream (an error after
-# `timeout`, not a hang), a keystore that cannot be opened.
+# `timeout`, not a hang), a keystore that cannot be opened; and a viewer
+# waiting on a silent producer stops at once when asked.
 set -u
 GST_TEST_TAG=gst-errors
 GST_TEST_PORT_BASE=35250
@@ -86,4 +87,25 @@ pkill -KILL -P "$GONE_PID" # gst-launch-1.0, under its timeout
 kill -KILL "$GONE_PID"
 wait "$VIEWER" && fail "the viewer did not fail when its producer went away"
 grep -q "the stream stopped" "$T/gone.log" || fail "gone: $(cat "$T/gone.log")"
+
+# (g) stopping a viewer that waits for a producer that went away (timeout
+# not reached) is prompt: PLAYING to NULL does not wait for the network
+serve stuck -q videotestsrc is-live=true ! video/x-raw,width=64,height=48,framerate=30/1 \
+    ! ccnsink location=ccnx:/gt/stuck live-window=100
+STUCK_PID=${BG_PIDS[-1]}
+wait_published ccnx:/gt/stuck
+LD_PRELOAD="$GST_PRELOAD" gst-launch-1.0 ccnsrc location=ccnx:/gt/stuck timeout=600 \
+    ! fakesink sync=false >"$T/stuck.log" 2>&1 &
+VIEWER=$!
+BG_PIDS+=($VIEWER)
+while ! grep -q "Setting pipeline to PLAYING" "$T/stuck.log"; do
+    kill -0 "$VIEWER" 2>/dev/null || fail "stuck: the viewer ended early: $(cat "$T/stuck.log")"
+    sleep 0.05
+done
+pkill -KILL -P "$STUCK_PID"
+kill -KILL "$STUCK_PID"
+kill -INT "$VIEWER"
+for _ in $(seq 200); do kill -0 "$VIEWER" 2>/dev/null || break; sleep 0.05; done
+kill -0 "$VIEWER" 2>/dev/null && fail "the viewer did not stop within 10 s of an interrupt"
+grep -q "Freeing pipeline" "$T/stuck.log" || fail "stuck: $(cat "$T/stuck.log")"
 echo "PASS"
