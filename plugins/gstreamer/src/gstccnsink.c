@@ -106,7 +106,7 @@ static void stats_due(void *arg)
 
 static int open_writer(GstCcnSink *s, gboolean live)
 {
-    struct ccngst_writer_opts o;
+    struct ccngst_writer_opts o = {0};
     GST_OBJECT_LOCK(s);
     o.block_size = s->block_size;
     o.freshness = s->freshness;
