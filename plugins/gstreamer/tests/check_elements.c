@@ -60,14 +60,12 @@ GST_START_TEST(test_no_ccnd)
     g_object_set(src, "location", "ccnx:/x", NULL);
     GstBus *bus = gst_bus_new();
     gst_element_set_bus(src, bus);
-    fail_unless_equals_int(gst_element_set_state(src, GST_STATE_PAUSED),
-                           GST_STATE_CHANGE_FAILURE);
+    fail_unless_equals_int(gst_element_set_state(src, GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE);
     GstMessage *m = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
     fail_unless(m != NULL);
     GError *e = NULL;
     gst_message_parse_error(m, &e, NULL);
-    fail_unless(strstr(e->message, "no ccnd at /nonexistent/ccnd.sock") != NULL, "%s",
-                e->message);
+    fail_unless(strstr(e->message, "no ccnd at /nonexistent/ccnd.sock") != NULL, "%s", e->message);
     g_error_free(e);
     gst_message_unref(m);
     gst_element_set_state(src, GST_STATE_NULL);
