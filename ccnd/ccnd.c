@@ -5,6 +5,7 @@
 
 #include "face/face.h"
 #include "fw/fw.h"
+#include "fw/strategy.h"
 #include "loop/loop.h"
 #include "mgmt/guest.h"
 #include "mgmt/mgmt.h"
@@ -407,6 +408,12 @@ static int mgmt_destroyface(void *arg, unsigned faceid)
     return face_close(d->faces, faceid);
 }
 
+static int mgmt_strategy_exists(void *arg, const char *name)
+{
+    (void)arg;
+    return strategy_find(name) != NULL;
+}
+
 /* Sleeps until the forwarder's next deadline, at most a second. */
 static void schedule_tick(struct ccnd *d, uint64_t now, uint64_t next)
 {
@@ -693,7 +700,8 @@ struct ccnd *ccnd_create(const struct ccnd_config *cfg, char *err, size_t n)
         ccnd_destroy(d);
         return NULL;
     }
-    const struct mgmt_face_ops mops = {mgmt_face_exists, mgmt_newface, mgmt_destroyface, d};
+    const struct mgmt_face_ops mops = {mgmt_face_exists, mgmt_newface, mgmt_destroyface,
+                                       mgmt_strategy_exists, d};
     d->mgmt = mgmt_create(fw_fib(d->fw), ccnx_keystore_key(d->keystore), &mops, 0);
     if (d->mgmt == NULL) {
         snprintf(err, n, "cannot set up the internal client");

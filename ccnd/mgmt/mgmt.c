@@ -253,6 +253,9 @@ static struct status do_strategy(struct mgmt *m, const char *verb, struct ccnx_v
     memcpy(id, ss.strategy_id.p ? (const char *)ss.strategy_id.p : "", ss.strategy_id.n);
     memcpy(params, ss.parameters.p ? (const char *)ss.parameters.p : "", ss.parameters.n);
     int res = 0;
+    if (strcmp(verb, "setstrategy") == 0 && id[0] != '\0' &&
+        !m->ops.strategy_exists(m->ops.arg, id))
+        return (struct status){404, "no such strategy"};
     if (strcmp(verb, "setstrategy") == 0)
         res = id[0] == '\0' ? CCNX_E_VALUE
                             : fib_set_strategy(m->fib, ss.name.p, ss.name.n, id, params);

@@ -30,6 +30,9 @@ struct mgmt_face_ops {
      * a negative code. The request's Host/Port/IPProto are validated already. */
     int (*newface)(void *arg, const struct ccnx_face_instance *req, unsigned *faceid);
     int (*destroyface)(void *arg, unsigned faceid);
+    /* 1 when the forwarder has a strategy of that name (setstrategy of any
+     * other is refused, as the reference refuses it). */
+    int (*strategy_exists)(void *arg, const char *name);
     void *arg;
 };
 

@@ -226,6 +226,11 @@ static void test_strategy(void **state)
     assert_int_equal(ccndc(out, sizeof out, "getstrategy ccnx:/strat/below"), 0);
     assert_string_equal(out, "Strategy at ccnx:/ is default \n");
     assert_int_equal(ccndc(out, sizeof out, "setstrategy ccnx:/strat muchtoolongstrategyname"), 2);
+    /* an unknown strategy is refused and changes nothing */
+    assert_int_equal(ccndc(out, sizeof out, "setstrategy ccnx:/strat nosuchstrategy"), 1);
+    assert_non_null(strstr(out, "no such strategy"));
+    assert_int_equal(ccndc(out, sizeof out, "getstrategy ccnx:/strat/below"), 0);
+    assert_string_equal(out, "Strategy at ccnx:/ is default \n");
 }
 
 static void test_faces(void **state)

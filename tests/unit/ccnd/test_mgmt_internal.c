@@ -54,6 +54,13 @@ static int fake_destroy(void *arg, unsigned faceid)
     return 0;
 }
 
+/* The forwarder's strategies, as far as these tests go. */
+static int fake_strategy_exists(void *arg, const char *name)
+{
+    (void)arg;
+    return strcmp(name, "parallel") == 0 || strcmp(name, "default") == 0;
+}
+
 struct fixture {
     struct fake_faces faces;
     struct fib *fib;
@@ -68,7 +75,8 @@ static int setup(void **state)
     f.faces = (struct fake_faces){{64, 67}, {90}, 2, 1, 70, 0};
     f.fib = fib_create();
     assert_int_equal(ccnx_key_generate(1024, &f.key), 0);
-    const struct mgmt_face_ops ops = {fake_exists, fake_newface, fake_destroy, &f.faces};
+    const struct mgmt_face_ops ops = {fake_exists, fake_newface, fake_destroy, fake_strategy_exists,
+                                      &f.faces};
     f.m = mgmt_create(f.fib, f.key, &ops, 0);
     assert_non_null(f.m);
     *state = &f;
