@@ -92,7 +92,19 @@ static int add_nonce(struct fw *fw, struct fw_arrival *a)
     return 0;
 }
 
-/* Scope and namespace checks against the arrival face; 0 to go on. */
+/* 1 when the name starts with %C1.M.S.localhost: this host's own
+ * namespace (ccnd's key, local services), never answered to a neighbour. */
+static int under_localhost(const uint8_t *name, size_t len)
+{
+    static const char local[] = "\xC1.M.S.localhost";
+    struct ccnx_name_iter it;
+    struct ccnx_comp c;
+    return ccnx_name_iter_init(&it, name, len) == 0 && ccnx_name_iter_next(&it, &c) == 1 &&
+           c.n == sizeof local - 1 && memcmp(c.p, local, c.n) == 0;
+}
+
+/* Scope and namespace checks against the arrival face, before the content
+ * store is asked; 0 to go on. */
 static int check_arrival(struct fw *fw, struct fw_arrival *a, uint64_t now)
 {
     const struct ccnx_interest_parsed *pi = &a->pi;
@@ -104,7 +116,8 @@ static int check_arrival(struct fw *fw, struct fw_arrival *a, uint64_t now)
         fw->stats.interests_malformed++;
         return -1;
     }
-    if ((a->fr.namespace_flags & FIB_LOCAL) != 0 && !a->local) {
+    if (!a->local && ((a->fr.namespace_flags & FIB_LOCAL) != 0 ||
+                      under_localhost(a->msg + pi->name.off, pi->name.len))) {
         fw->stats.interests_nonlocal++;
         return -1;
     }

@@ -209,7 +209,7 @@ static int run_bad(const char *assignment, char *out, size_t n)
 {
     char cmd[512];
     snprintf(cmd, sizeof cmd, "%s CCN_LOCAL_PORT=%d timeout 10 %s/ccnd 2>&1", assignment,
-             35000 + (int)(getpid() % 400), getenv("CCNX_BIN"));
+             29000 + (int)(getpid() % 400), getenv("CCNX_BIN"));
     FILE *f = popen(cmd, "r");
     assert_non_null(f);
     size_t len = fread(out, 1, n - 1, f);

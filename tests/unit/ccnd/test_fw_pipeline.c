@@ -371,6 +371,31 @@ static void test_scope(void **state)
     net_free(net);
 }
 
+/* %C1.M.S.localhost is this host's: a neighbour asking for it gets
+ * nothing, not even from the content store, and the drop is counted. */
+static void test_localhost_not_for_neighbours(void **state)
+{
+    (void)state;
+    struct net *net = net_new(1);
+    struct node *n = &net->nodes[0];
+    face(n, 1, 1); /* local app */
+    face(n, 2, 1); /* local producer */
+    face(n, 3, 0); /* neighbour */
+    route(n, "ccnx:/%C1.M.S.localhost/secret", 2, FWD);
+    express(n, 1, "ccnx:/%C1.M.S.localhost/secret", 0);
+    produce(n, 2, "ccnx:/%C1.M.S.localhost/secret", 10); /* now in the store */
+    assert_int_equal(sends_to(net, 0, 1, CCNX_DTAG_ContentObject), 1);
+    net_clear_log(net);
+    express(n, 3, "ccnx:/%C1.M.S.localhost/secret", 20);
+    assert_int_equal(net->nlog, 0);
+    struct fw_stats st;
+    fw_get_stats(n->fw, &st);
+    assert_int_equal(st.interests_nonlocal, 1);
+    express(n, 1, "ccnx:/%C1.M.S.localhost/secret", 30); /* a local app still gets it */
+    assert_int_equal(sends_to(net, 0, 1, CCNX_DTAG_ContentObject), 1);
+    net_free(net);
+}
+
 static void test_aok_skips_cs(void **state)
 {
     (void)state;
@@ -709,6 +734,7 @@ int main(void)
         cmocka_unit_test(test_expiry_and_face_destroyed),
         cmocka_unit_test(test_resend_after_lifetime),
         cmocka_unit_test(test_internal_hook),
+        cmocka_unit_test(test_localhost_not_for_neighbours),
         cmocka_unit_test(test_default_strategy),
         cmocka_unit_test(test_parallel_and_null),
         cmocka_unit_test(test_loadsharing),
