@@ -1,6 +1,7 @@
 #!/bin/bash
 # gst-inspect-1.0 shows the plugin and both elements without a warning or
-# critical, and every property it lists is documented in docs/gstreamer.md.
+# critical, every property it lists is documented in docs/gstreamer.md, and
+# cmake --install puts it in GStreamer's system plugin folder.
 set -u
 GST_TEST_TAG=gst-inspect
 GST_TEST_PORT_BASE=35300
@@ -27,4 +28,16 @@ for e in ccnsink ccnsrc; do
 done
 grep -q "URI handling capabilities" "$T/ccnsrc.log" && grep -q "ccnx" "$T/ccnsrc.log" ||
     fail "ccnsrc does not handle ccnx: URIs"
+
+# cmake --install puts the plugin in GStreamer's system plugin folder
+# (staged here with DESTDIR), where it loads with no GST_PLUGIN_PATH
+DESTDIR="$T/stage" cmake --install "${CCNGST_BUILD_DIR:?}" --component gstreamer >"$T/install.log" 2>&1 ||
+    fail "cmake --install --component gstreamer: $(cat "$T/install.log")"
+SO="$T/stage${CCNGST_INSTALL_DIR:?}/libgstccnx.so"
+[ -f "$SO" ] || fail "the plugin is not installed in $CCNGST_INSTALL_DIR: $(cat "$T/install.log")"
+[ "$CCNGST_INSTALL_DIR" = "$(pkg-config --variable=pluginsdir gstreamer-1.0)" ] ||
+    fail "$CCNGST_INSTALL_DIR is not GStreamer's plugin folder"
+GST_PLUGIN_PATH= GST_REGISTRY="$T/staged.bin" LD_PRELOAD=$GST_PRELOAD gst-inspect-1.0 "$SO" \
+    >"$T/staged.log" 2>&1 || fail "the installed plugin does not load: $(cat "$T/staged.log")"
+grep -q "ccnsrc: CCNx source" "$T/staged.log" || fail "installed plugin: $(cat "$T/staged.log")"
 echo "PASS"
