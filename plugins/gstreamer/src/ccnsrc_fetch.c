@@ -144,42 +144,53 @@ static void push_item(struct ccnsrc_net *n, struct ccnsrc_item *it)
     post_buffering(n, pct);
 }
 
-/* Plain bytes: appended to the last queued buffer when it has room, else a
- * new buffer with room for CCNSRC_BYTES_CHUNK. */
-static void push_bytes(struct ccnsrc_net *n, const uint8_t *p, size_t len)
+/* Queues the plain bytes gathered so far. */
+static void flush_bytes(struct ccnsrc_net *n)
 {
-    g_mutex_lock(&n->lock);
-    struct ccnsrc_item *tail = g_queue_peek_tail(&n->items);
-    GstBuffer *b = tail != NULL && tail->kind == ITEM_BUFFER ? tail->buf : NULL;
-    gsize size = 0, maxsize = 0;
-    if (b != NULL) {
-        gst_buffer_get_sizes(b, NULL, &maxsize);
-        size = gst_buffer_get_size(b);
-    }
-    if (b != NULL && gst_buffer_n_memory(b) == 1 && size + len <= maxsize) {
-        gst_buffer_set_size(b, (gssize)(size + len));
-        gst_buffer_fill(b, size, p, len);
-        n->byte_offset += len;
-        GST_BUFFER_OFFSET_END(b) = n->byte_offset;
-        n->queued_bytes += len;
-        check_high_water(n);
-        wake_consumer(n);
-        int pct = buffering_step(n, 0);
-        g_mutex_unlock(&n->lock);
-        post_buffering(n, pct);
+    GstBuffer *b = n->filling;
+    if (b == NULL) {
         return;
     }
-    g_mutex_unlock(&n->lock);
-    b = gst_buffer_new_allocate(NULL, MAX(len, CCNSRC_BYTES_CHUNK), NULL);
-    gst_buffer_set_size(b, (gssize)len);
-    gst_buffer_fill(b, 0, p, len);
-    GST_BUFFER_OFFSET(b) = n->byte_offset;
-    n->byte_offset += len;
+    n->filling = NULL;
     GST_BUFFER_OFFSET_END(b) = n->byte_offset;
     struct ccnsrc_item *it = g_new0(struct ccnsrc_item, 1);
     it->kind = ITEM_BUFFER;
     it->buf = b;
     push_item(n, it);
+}
+
+static void flush_due(void *arg)
+{
+    struct ccnsrc_net *n = arg;
+    n->flush_armed = 0;
+    flush_bytes(n);
+}
+
+/* Plain bytes: gathered into a buffer of CCNSRC_BYTES_CHUNK, queued when
+ * full, or by a zero-delay timer once this pass of the loop is over. */
+static void push_bytes(struct ccnsrc_net *n, const uint8_t *p, size_t len)
+{
+    while (len > 0) {
+        if (n->filling == NULL) {
+            n->filling = gst_buffer_new_allocate(NULL, CCNSRC_BYTES_CHUNK, NULL);
+            gst_buffer_set_size(n->filling, 0);
+            GST_BUFFER_OFFSET(n->filling) = n->byte_offset;
+        }
+        gsize size = gst_buffer_get_size(n->filling);
+        size_t k = MIN(len, CCNSRC_BYTES_CHUNK - size);
+        gst_buffer_set_size(n->filling, (gssize)(size + k));
+        gst_buffer_fill(n->filling, size, p, k);
+        n->byte_offset += k;
+        p += k;
+        len -= k;
+        if (size + k == CCNSRC_BYTES_CHUNK) {
+            flush_bytes(n);
+        }
+    }
+    if (n->filling != NULL && !n->flush_armed &&
+        ccnx_client_schedule(ccngst_loop_client(n->loop), 0, flush_due, n, NULL) == 0) {
+        n->flush_armed = 1;
+    }
 }
 
 static void push_error(struct ccnsrc_net *n, int code, gchar *message)
@@ -189,6 +200,7 @@ static void push_error(struct ccnsrc_net *n, int code, gchar *message)
         return;
     }
     n->ended = 1;
+    flush_bytes(n);
     struct ccnsrc_item *it = g_new0(struct ccnsrc_item, 1);
     it->kind = ITEM_ERROR;
     it->code = code;
@@ -202,6 +214,7 @@ static void push_eos(struct ccnsrc_net *n)
         return;
     }
     n->ended = 1;
+    flush_bytes(n);
     struct ccnsrc_item *it = g_new0(struct ccnsrc_item, 1);
     it->kind = ITEM_EOS;
     push_item(n, it);
@@ -680,8 +693,17 @@ void ccnsrc_net_start_fetch(void *arg)
     }
 }
 
+static void drop_filling(struct ccnsrc_net *n)
+{
+    if (n->filling != NULL) {
+        gst_buffer_unref(n->filling);
+        n->filling = NULL;
+    }
+}
+
 void ccnsrc_net_restart(struct ccnsrc_net *n)
 {
+    drop_filling(n);
     ccnx_fetch_destroy(n->data);
     ccnx_fetch_destroy(n->meta);
     n->data = n->meta = NULL;
@@ -706,6 +728,7 @@ void ccnsrc_net_stop(void *arg)
     ccnx_fetch_destroy(n->meta);
     n->data = n->meta = NULL;
     n->deciding = n->early_paused = 0;
+    drop_filling(n);
     ccnx_buf_free(&n->early);
     ccnx_buf_init(&n->early);
     ccngst_reader_free(n->reader);

@@ -55,6 +55,8 @@ struct ccnsrc_net {
     guint64 skip;             /* bytes of the first data segment to drop (a byte seek) */
     gsize block;              /* plain streams: the first segment's size, for byte seeks */
     guint64 total_size;       /* plain streams: the size, once the last segment came; 0 unknown */
+    GstBuffer *filling;       /* plain bytes not queued yet (client thread) */
+    int flush_armed;          /* a zero-delay timer will queue `filling` */
     struct ccnsrc_seek *seek; /* a seek in progress, client thread */
     gint64 probe_sent_us;
     struct ccnx_buf early;
@@ -105,9 +107,10 @@ struct ccnsrc_stats_req {
 };
 void ccnsrc_net_stats(void *arg);
 
-/* Plain bytes are pushed in buffers of up to this many bytes: consecutive
- * segments are appended to the last queued buffer while it waits. */
-#define CCNSRC_BYTES_CHUNK (64u << 10)
+/* Plain bytes are pushed in buffers of up to this many bytes, filled on
+ * the client thread and queued when full or at the end of a pass of the
+ * client's loop: a hand-over per segment cost more than the fetch. */
+#define CCNSRC_BYTES_CHUNK (256u << 10)
 
 /* On demand, BUFFERING messages are posted while the queue first fills up
  * to this many bytes (or the stream ends). */

@@ -149,6 +149,8 @@ static gboolean gst_ccnsrc_start(GstBaseSrc *bs)
     n->data_done = n->meta_done = n->ended = n->paused = n->headers_sent = 0;
     n->byte_offset = n->skip = n->total_size = 0;
     n->buffering = -1;
+    n->filling = NULL;
+    n->flush_armed = 0;
     n->block = 0;
     n->flushing = 0;
     s->have_first = FALSE;
