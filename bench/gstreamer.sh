@@ -78,10 +78,12 @@ for r in $(seq "$ROUNDS"); do
     "$B/ccngetfile" -q ccnx:/bench/od "$T/out" 2>"$T/get.err" || die "ccngetfile failed"
     b=$(now)
     cmp -s "$T/file" "$T/out" || die "ccngetfile: the file differs"
-    gst-launch-1.0 -q ccnsrc location=ccnx:/bench/od ! fakesink >"$T/src.log" 2>&1 || die "ccnsrc failed"
+    rm -f "$T/out"
     c=$(now)
+    gst-launch-1.0 -q ccnsrc location=ccnx:/bench/od ! fakesink >"$T/src.log" 2>&1 || die "ccnsrc failed"
+    d=$(now)
     GET+=("$(rate "$a" "$b")")
-    SRC+=("$(rate "$b" "$c")")
+    SRC+=("$(rate "$c" "$d")")
     echo "round $r: ccngetfile ${GET[-1]} MB/s, ccnsrc ! fakesink ${SRC[-1]} MB/s"
 done
 g=$(echo "${GET[*]}" | median)

@@ -21,7 +21,7 @@
  * data: once data has come, a probe still unanswered after this many times
  * its round trip (and at least PROBE_MIN_MS) means a plain stream. */
 #define PROBE_RTTS     4
-#define PROBE_MIN_MS   100
+#define PROBE_MIN_MS   50
 #define PROBE_ATTEMPTS 3
 
 GST_DEBUG_CATEGORY_EXTERN(ccnsrc_debug);
@@ -537,7 +537,7 @@ static void on_data(void *arg, uint64_t segment, const uint8_t *p, size_t len)
         first_early_data(n);
         if (ccnx_buf_append(&n->early, p, len) != 0) {
             push_error(n, GST_RESOURCE_ERROR_FAILED, g_strdup("out of memory"));
-        } else if (n->early.len > CCNSRC_QUEUE_HIGH && !n->early_paused) {
+        } else if (n->early.len > CCNSRC_EARLY_MAX && !n->early_paused) {
             n->early_paused = 1;
             ccnx_fetch_pause(n->data);
         }

@@ -116,6 +116,10 @@ void ccnsrc_net_stats(void *arg);
  * to this many bytes (or the stream ends). */
 #define CCNSRC_BUFFER_TARGET (2u << 20)
 
+/* Data kept at most while the metadata probe decides (the fetch pauses
+ * beyond): what a fast local fetch brings in the probe's time. */
+#define CCNSRC_EARLY_MAX (64u << 20)
+
 /* Bytes queued above which the fetches pause, and below which they resume. */
 #define CCNSRC_QUEUE_HIGH (16u << 20)
 #define CCNSRC_QUEUE_LOW  (4u << 20)

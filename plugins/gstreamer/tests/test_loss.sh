@@ -20,12 +20,21 @@ VP=gsp$(($$ % 100000))
 VC=gsv$(($$ % 100000))
 PEER=10.81.0.1
 
-# in NS SIDE CMD...: CMD in namespace NS with SIDE's ccnd settings
+# in NS SIDE CMD...: CMD in namespace NS with SIDE's ccnd settings;
+# bg_in NS SIDE CMD...: the same in the background, its pid (that of the
+# command itself, so that cleanup's kill reaches it) added to BG_PIDS
 in_ns() {
     local ns=$1 side=$2
     shift 2
     ip netns exec "$ns" env CCN_LOCAL_SOCKNAME="$T/$side.sock" CCNX_DIR="$T/$side" \
         CCND_KEYSTORE_DIRECTORY="$T/$side" CCND_LOG="$T/$side.ccnd.log" "$@"
+}
+bg_in() {
+    local ns=$1 side=$2
+    shift 2
+    (exec ip netns exec "$ns" env CCN_LOCAL_SOCKNAME="$T/$side.sock" CCNX_DIR="$T/$side" \
+        CCND_KEYSTORE_DIRECTORY="$T/$side" CCND_LOG="$T/$side.ccnd.log" "$@") &
+    BG_PIDS+=($!)
 }
 cleanup_ns() {
     for p in "${BG_PIDS[@]}"; do kill "$p" 2>/dev/null; done
@@ -56,12 +65,10 @@ loss_init "$T" "$NSP" "$VP"
 
 head -c $((10 << 20)) /dev/urandom >"$T/file"
 RAW="videotestsrc num-buffers=150 ! video/x-raw,format=I420,width=160,height=120,framerate=30/1"
-in_ns "$NSP" prod timeout 200 env LD_PRELOAD="$GST_PRELOAD" gst-launch-1.0 -q filesrc location="$T/file" \
-    ! ccnsink location=ccnx:/gl/file linger=180 >"$T/sendfile.log" 2>&1 &
-BG_PIDS+=($!)
-in_ns "$NSP" prod timeout 200 env LD_PRELOAD="$GST_PRELOAD" gst-launch-1.0 -q $RAW \
-    ! ccnsink location=ccnx:/gl/raw linger=180 >"$T/sendraw.log" 2>&1 &
-BG_PIDS+=($!)
+bg_in "$NSP" prod timeout 200 env LD_PRELOAD="$GST_PRELOAD" gst-launch-1.0 -q filesrc \
+    location="$T/file" ! ccnsink location=ccnx:/gl/file linger=180 >"$T/sendfile.log" 2>&1
+bg_in "$NSP" prod timeout 200 env LD_PRELOAD="$GST_PRELOAD" gst-launch-1.0 -q $RAW \
+    ! ccnsink location=ccnx:/gl/raw linger=180 >"$T/sendraw.log" 2>&1
 for name in file raw; do
     ok=
     for _ in $(seq 30); do
