@@ -701,14 +701,20 @@ static void drop_filling(struct ccnsrc_net *n)
     }
 }
 
-void ccnsrc_net_restart(struct ccnsrc_net *n)
+/* Stops the fetches and forgets what they brought and did not push. */
+static void stop_fetches(struct ccnsrc_net *n)
 {
-    drop_filling(n);
     ccnx_fetch_destroy(n->data);
     ccnx_fetch_destroy(n->meta);
     n->data = n->meta = NULL;
+    drop_filling(n);
     ccngst_reader_free(n->reader);
     n->reader = NULL;
+}
+
+void ccnsrc_net_restart(struct ccnsrc_net *n)
+{
+    stop_fetches(n);
     n->data_done = n->meta_done = n->ended = 0;
     g_mutex_lock(&n->lock);
     drop_items(n);
@@ -724,17 +730,19 @@ void ccnsrc_net_stop(void *arg)
         ccnx_resolve_cancel(n->resolve);
         n->resolve = NULL;
     }
-    ccnx_fetch_destroy(n->data);
-    ccnx_fetch_destroy(n->meta);
-    n->data = n->meta = NULL;
+    stop_fetches(n);
     n->deciding = n->early_paused = 0;
-    drop_filling(n);
     ccnx_buf_free(&n->early);
     ccnx_buf_init(&n->early);
-    ccngst_reader_free(n->reader);
-    n->reader = NULL;
     ccnx_verifier_destroy(n->verifier);
     n->verifier = NULL;
+}
+
+void ccnsrc_net_drop_items(struct ccnsrc_net *n)
+{
+    g_mutex_lock(&n->lock);
+    drop_items(n);
+    g_mutex_unlock(&n->lock);
 }
 
 void ccnsrc_net_stats(void *arg)

@@ -98,6 +98,8 @@ void ccnsrc_net_restart(struct ccnsrc_net *n);
 
 /* On the client thread: stops and frees everything network. */
 void ccnsrc_net_stop(void *arg);
+/* Any thread: drops the items not yet taken by the streaming thread. */
+void ccnsrc_net_drop_items(struct ccnsrc_net *n);
 /* On the client thread: resume fetching after the queue drained. */
 void ccnsrc_net_resume(void *arg);
 /* On the client thread: fills a GstStructure of statistics (arg: GstStructure **). */

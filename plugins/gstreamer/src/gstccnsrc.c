@@ -167,12 +167,8 @@ static gboolean gst_ccnsrc_stop(GstBaseSrc *bs)
         ccngst_loop_stop(n->loop, ccnsrc_net_stop, n);
         n->loop = NULL;
     }
+    ccnsrc_net_drop_items(n);
     g_mutex_lock(&n->lock);
-    struct ccnsrc_item *it;
-    while ((it = g_queue_pop_head(&n->items)) != NULL) {
-        ccnsrc_item_free(it);
-    }
-    n->queued_bytes = 0;
     g_free(n->found.message);
     g_free(n->found.uri);
     memset(&n->found, 0, sizeof n->found);

@@ -67,3 +67,15 @@ wait_published() {
     done
     fail "nothing published under $1"
 }
+
+# start_ccnr: a repository on $CCNR_DIRECTORY in the background (at most
+# 120 s), its log in $T/ccnr.log; returns once it says it serves (after
+# registering with ccnd), or fails if it dies first.
+start_ccnr() {
+    CCNR_DEBUG=INFO timeout 120 "$B/ccnr" 2>"$T/ccnr.log" &
+    BG_PIDS+=($!)
+    while ! grep -q "ccnr: INFO: serving" "$T/ccnr.log"; do
+        kill -0 "${BG_PIDS[-1]}" 2>/dev/null || fail "ccnr did not start: $(cat "$T/ccnr.log")"
+        sleep 0.05
+    done
+}

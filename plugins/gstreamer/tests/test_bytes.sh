@@ -36,12 +36,7 @@ cmp -s "$T/in" "$T/out3" || fail "ccnsrc name=ccnx:/... gave other bytes"
 # which then plays with the sink gone (and ccnd's store emptied)
 export CCNR_DIRECTORY="$T/repo" CCNR_DEBUG=INFO
 mkdir -p "$CCNR_DIRECTORY"
-timeout 120 "$B/ccnr" 2>"$T/ccnr.log" &
-BG_PIDS+=($!)
-while ! grep -q "ccnr: INFO: serving" "$T/ccnr.log"; do
-    kill -0 "${BG_PIDS[-1]}" 2>/dev/null || fail "ccnr did not start: $(cat "$T/ccnr.log")"
-    sleep 0.05
-done
+start_ccnr
 VIDEO="videotestsrc num-buffers=60 ! video/x-raw,format=I420,width=160,height=120,framerate=30/1"
 timeout 60 env LD_PRELOAD="$GST_PRELOAD" gst-launch-1.0 -m $VIDEO \
     ! ccnsink location=ccnx:/gt/repo repo=true linger=0 >"$T/repo.log" 2>&1 || fail "ccnsink repo=true"

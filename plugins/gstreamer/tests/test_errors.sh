@@ -65,12 +65,7 @@ export CCNR_DIRECTORY="$T/repo"
 mkdir -p "$CCNR_DIRECTORY"
 CCNR_VERIFY=0 timeout 60 "$B/ccnr" import "$T/stream.ccnb" >"$T/import.log" 2>&1 ||
     fail "ccnr import: $(cat "$T/import.log")"
-CCNR_DEBUG=INFO timeout 120 "$B/ccnr" 2>"$T/ccnr.log" &
-BG_PIDS+=($!)
-while ! grep -q "ccnr: INFO: serving" "$T/ccnr.log"; do
-    kill -0 "${BG_PIDS[-1]}" 2>/dev/null || fail "ccnr did not start: $(cat "$T/ccnr.log")"
-    sleep 0.05
-done
+start_ccnr
 expect_error badsig "ccnx:/gt/bad/$NAME/%00%01" ccnsrc location="ccnx:/gt/bad/$NAME" ! fakesink
 grep -qi "verif" "$T/badsig.log" || fail "badsig: the message does not say the signature failed"
 
