@@ -364,11 +364,6 @@ void chat_model_seen(struct chat_model *m, const struct chat_comp *c)
     m->nseen++;
 }
 
-int chat_model_have_seen(const struct chat_model *m)
-{
-    return m->nseen > 0;
-}
-
 /* The newest version seen that is not past `limit`; 0 when none. */
 static int newest_version(const struct chat_model *m, const struct chat_comp *limit,
                           uint64_t *ticks)

@@ -123,9 +123,6 @@ size_t chat_model_active_count(const struct chat_model *m, int64_t now_ms, int64
 /* Records a component under the room that was answered (a message, or
  * something that is not one), so live Interests exclude it. */
 void chat_model_seen(struct chat_model *m, const struct chat_comp *c);
-/* 1 once any message was seen (the first live Interest asks for the
- * rightmost; the next ones exclude what was seen). */
-int chat_model_have_seen(const struct chat_model *m);
 /* An Exclude for the room's Interests, in canonical order: an Any up to
  * and including `fence` (when has_fence), list[0..n) one by one, then
  * `upper` and an Any after it (everything from upper on). */

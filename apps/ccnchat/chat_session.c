@@ -112,17 +112,17 @@ static int express(struct chat_session *s, struct ccnx_buf *interest, ccnx_conte
     return rc;
 }
 
-/* The standing Interest for new messages: the first asks for the newest
- * (rightmost), the next ones exclude everything seen. */
+/* The standing Interest for new messages. The first asks for the newest
+ * (rightmost) that is not ours; the next ones exclude everything seen. */
 static void express_live(struct chat_session *s)
 {
     struct chat_exclude x;
     struct ccnx_buf b;
     ccnx_buf_init(&b);
     chat_model_live_exclude(s->model, now_ticks(), &x);
-    int first = !chat_model_have_seen(s->model);
+    int first = !s->live_first_done;
     chat_wire_room_interest(&b, &s->room, &x, first,
-                            s->live_first_done ? CHAT_LIVE_LIFETIME : CHAT_FIRST_LIFETIME);
+                            first ? CHAT_FIRST_LIFETIME : CHAT_LIVE_LIFETIME);
     express(s, &b, live_content, live_timeout, s, &s->live_id);
 }
 
@@ -281,8 +281,8 @@ static void live_timeout(void *arg)
 {
     struct chat_session *s = arg;
     s->live_id = 0;
-    if (!s->live_first_done && !chat_model_have_seen(s->model))
-        history_end(s); /* an empty room: no history to wait for */
+    if (!s->live_first_done && !s->history_started)
+        history_end(s); /* nothing but ours in the room: no history to walk */
     s->live_first_done = 1;
     express_live(s);
 }

@@ -1,0 +1,84 @@
+# Shared by the ccnchat tests (sourced after `set -u`; its name does not
+# start with test_). Each test has its own folder, ccnd port and keys; each
+# chat runs in line mode under `timeout`, reads a FIFO the test keeps open
+# and writes to $T/NAME.out.
+#
+# Set by the test before sourcing: CHAT_TEST_TAG (folder /tmp/TAG-XXXXXX)
+# and CHAT_TEST_PORT_BASE (ccnd's port is BASE + $$ % 50).
+B=${CCNX_BIN:?}
+T=$(mktemp -d "/tmp/${CHAT_TEST_TAG:?}-XXXXXX") || exit 1
+export CCN_LOCAL_PORT=$((${CHAT_TEST_PORT_BASE:?} + $$ % 50))
+export CCN_LOCAL_SOCKNAME="$T/sock"
+export CCND_KEYSTORE_DIRECTORY="$T"
+export CCND_LOG="$T/ccnd.log"
+unset CCN_LOCAL_TRANSPORT CCNX_DIR
+declare -A CHAT_FD CHAT_PID
+BG_PIDS=()
+
+chat_cleanup() {
+    for p in "${BG_PIDS[@]}"; do kill "$p" 2>/dev/null; done
+    wait 2>/dev/null
+    "$B/ccndstop" >/dev/null 2>&1
+    rm -rf "$T"
+}
+trap chat_cleanup EXIT
+
+fail() {
+    echo "FAIL: $*"
+    for f in "$T"/*.out "$T"/*.err; do [ -s "$f" ] && { echo "== $f"; tail -n 12 "$f"; }; done
+    exit 1
+}
+
+# without_chat_fds CMD...: closes the write ends of the members' FIFOs and
+# execs CMD, so a member sees the end of its input when the test closes it
+# (a ccnd or chat started later must not hold it open). Call it in a
+# subshell or in the background.
+without_chat_fds() {
+    for fd in "${CHAT_FD[@]}"; do eval "exec $fd>&-"; done
+    exec "$@"
+}
+
+start_ccnd() {
+    (without_chat_fds timeout 30 "$B/ccndstart" >/dev/null 2>"$T/ccndstart.err") || fail "ccndstart"
+}
+
+# start_chat NAME ROOM [OPTIONS...]: a member called NAME with a key of its
+# own, in the background; returns once it has joined (its greeting shows).
+start_chat() {
+    local name=$1 room=$2
+    shift 2
+    mkdir -p "$T/$name"
+    mkfifo "$T/$name.in" || fail "mkfifo"
+    without_chat_fds timeout 120 env USER="$name" CCNX_DIR="$T/$name" "$B/ccnchat" --line "$@" \
+        "$room" <"$T/$name.in" >"$T/$name.out" 2>"$T/$name.err" &
+    CHAT_PID[$name]=$!
+    BG_PIDS+=($!)
+    local fd
+    exec {fd}>"$T/$name.in"
+    CHAT_FD[$name]=$fd
+    case " $* " in *" -q "*) return 0 ;; esac
+    wait_for "$name" "] $name has entered "
+}
+
+# say NAME LINE: NAME types LINE.
+say() { printf '%s\n' "$2" >&"${CHAT_FD[$1]}"; }
+
+# leave NAME: closes NAME's input (it leaves) and waits for it to exit.
+leave() {
+    eval "exec ${CHAT_FD[$1]}>&-"
+    wait "${CHAT_PID[$1]}" || fail "$1 exited with $?"
+}
+
+# wait_for NAME TEXT: until NAME's output has a line containing TEXT (at
+# most 30 s, or until NAME exits).
+wait_for() {
+    for _ in $(seq 600); do
+        grep -qF -- "$2" "$T/$1.out" 2>/dev/null && return 0
+        kill -0 "${CHAT_PID[$1]}" 2>/dev/null || { grep -qF -- "$2" "$T/$1.out" && return 0; break; }
+        sleep 0.05
+    done
+    fail "$1 never showed '$2'"
+}
+
+# line_of NAME TEXT: the number of NAME's first output line holding TEXT.
+line_of() { grep -nF -- "$2" "$T/$1.out" | head -n 1 | cut -d: -f1; }

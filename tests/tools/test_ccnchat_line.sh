@@ -1,0 +1,85 @@
+#!/bin/bash
+# ccnchat in line mode through pipes, three members on one ccnd: messages,
+# /nick, /me, order, a late joiner's history, escape sequences shown inert, a
+# message whose key cannot be found shown unverified, objects under the room
+# that are not messages ignored, a ccnd restart in the middle (the members
+# reconnect, and history then comes from the members' own stores), and the
+# farewell.
+set -u
+CHAT_TEST_TAG=chatline
+CHAT_TEST_PORT_BASE=36000
+. "$(dirname "$0")/chat_lib.sh" || exit 1
+ROOM=ccnx:/testroom1
+start_ccnd
+
+start_chat alice $ROOM
+start_chat bob $ROOM
+wait_for bob "] alice has entered ccnx:/testroom1"
+say alice "hello from alice"
+wait_for bob "[alice "
+wait_for bob "] hello from alice"
+grep -qE '^\[alice [0-9]{2}:[0-9]{2}\] hello from alice$' "$T/bob.out" ||
+    fail "line format: $(grep hello "$T/bob.out")"
+
+say bob "/nick robert"
+say bob "after nick"
+wait_for alice "[robert "
+wait_for alice "] after nick"
+grep -F "after nick" "$T/alice.out" | grep -q '^\[robert ' || fail "the nickname did not reach alice"
+say alice "/me waves"
+wait_for bob "] * alice waves"
+
+# Escape sequences and bidirectional overrides from a member reach the
+# other's output inert.
+say bob $'colour \e[31mRED\e[0m title \e]0;pwned\a rtl \u202eabc'
+wait_for alice "colour ^[[31mRED^[[0m title ^[]0;pwned^G rtl <U+202E>abc"
+if grep -q $'\e' "$T/alice.out"; then fail "a raw ESC reached alice's output"; fi
+
+# Another publisher's message in the reference's form (ccnpoke -V %00
+# writes <room>/%FD<now>/%00 with FinalBlockID); then one from a stranger
+# whose KeyLocator names a key that cannot be found: it shows, marked.
+mkdir -p "$T/poker"
+echo -n "from ccnpoke" | CCNX_DIR="$T/poker" timeout 10 "$B/ccnpoke" -f -V %00 $ROOM ||
+    fail "ccnpoke"
+wait_for alice "] from ccnpoke"
+mkdir -p "$T/stranger"
+echo -n "keyless" | CCNX_DIR="$T/stranger" timeout 10 "$B/ccnpoke" -f -k ccnx:/no/such/key \
+    -V %00 $ROOM || fail "ccnpoke -k"
+wait_for alice "] (unverified) keyless"
+# Objects under the room that are not messages are ignored, and the
+# Interests move past them (the chat goes on).
+echo junk | CCNX_DIR="$T/poker" timeout 10 "$B/ccnpoke" -f $ROOM/junk/x || fail "ccnpoke junk"
+echo junk | CCNX_DIR="$T/poker" timeout 10 "$B/ccnpoke" -f $ROOM/%FD%01/x || fail "ccnpoke junk"
+say alice "still here"
+wait_for bob "] still here"
+
+# ccnd restarts: both reconnect and carry on.
+timeout 10 "$B/ccndstop" || fail "ccndstop"
+start_ccnd
+wait_for alice "*** connected to ccnd again"
+wait_for bob "*** connected to ccnd again"
+grep -q "^\*\*\* lost ccnd at .*: reconnecting" "$T/alice.out" || fail "no reconnecting notice"
+say alice "after the restart"
+wait_for bob "] after the restart"
+
+# A late joiner: the new ccnd's cache is empty, so the history comes from
+# alice's and bob's stores, in order.
+start_chat carol $ROOM
+wait_for carol "] hello from alice"
+wait_for carol "] after nick"
+wait_for carol "] after the restart"
+a=$(line_of carol "] hello from alice")
+b=$(line_of carol "] after nick")
+c=$(line_of carol "] after the restart")
+[ "$a" -lt "$b" ] && [ "$b" -lt "$c" ] || fail "history out of order ($a $b $c)"
+[ "$(grep -cF "] hello from alice" "$T/carol.out")" = 1 ] || fail "a duplicate in carol's history"
+
+# Leaving: the others see the farewell.
+leave alice
+wait_for bob "] === alice leaving chat"
+wait_for carol "] === alice leaving chat"
+say carol "/quit"
+wait "${CHAT_PID[carol]}" || fail "carol exited with $?"
+wait_for bob "] === carol leaving chat"
+leave bob
+echo "ok: ccnchat line mode"
