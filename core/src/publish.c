@@ -31,6 +31,7 @@ void ccnx_seqwriter_opts_init(struct ccnx_seqwriter_opts *o)
     o->batch_max = CCNX_SEQWRITER_BATCH_DEFAULT;
     o->buffer_limit = CCNX_SEQWRITER_BUFFER_DEFAULT;
     o->flush_ms = CCNX_SEQWRITER_FLUSH_MS;
+    o->resend_ms = -1;
     o->filter_mode = CCNX_FILTER_REGISTER;
 }
 
@@ -188,7 +189,7 @@ static void sw_batch_free(struct sw_batch *b)
 {
     ccnx_buf_free(&b->objs);
     free(b->off);
-    free(b->sent);
+    free(b->sent_ms);
 }
 
 /* Drops the oldest batches whose objects have all been sent while the
@@ -208,7 +209,7 @@ static void sw_evict_live(struct ccnx_seqwriter *w)
         struct sw_batch *b = &w->batches[w->batch_head++];
         w->retained -= b->objs.len;
         for (size_t i = 0; i < b->n; i++) {
-            if (!b->sent[i]) {
+            if (b->sent_ms[i] == 0) {
                 w->retained_unsent -= b->off[i + 1] - b->off[i];
             }
         }
@@ -246,8 +247,10 @@ int sw_send(struct ccnx_seqwriter *w, const struct sw_batch *cb, size_t i)
         return rc;
     }
     w->stats.objects_sent++;
-    if (!b->sent[i]) {
-        b->sent[i] = 1;
+    int64_t now = ccnx_client_now_ms();
+    int first = b->sent_ms[i] == 0;
+    b->sent_ms[i] = now > 0 ? now : 1;
+    if (first) {
         b->unsent--;
         w->retained_unsent -= len;
         w->stats.segments_sent++;
@@ -316,8 +319,8 @@ static int sw_new_batch(struct ccnx_seqwriter *w, size_t n, struct sw_batch **ou
     struct sw_batch *b = &w->batches[w->batch_count];
     memset(b, 0, sizeof *b);
     b->off = malloc((n + 1) * sizeof *b->off);
-    b->sent = calloc(n, 1);
-    if (b->off == NULL || b->sent == NULL) {
+    b->sent_ms = calloc(n, sizeof *b->sent_ms);
+    if (b->off == NULL || b->sent_ms == NULL) {
         sw_batch_free(b);
         return CCNX_E_NOMEM;
     }

@@ -14,8 +14,8 @@ struct sw_batch {
     uint64_t first;
     size_t n;
     struct ccnx_buf objs;
-    size_t *off;   /* n + 1 offsets into objs */
-    uint8_t *sent; /* per object: sent at least once */
+    size_t *off;      /* n + 1 offsets into objs */
+    int64_t *sent_ms; /* per object: when last sent (client clock), 0 never */
     size_t unsent;
 };
 

@@ -617,6 +617,34 @@ static void test_waiting_viewers_one_send(void **state)
     close_writer(&f);
 }
 
+/* Talking to a ccnd, an Interest for a segment sent moments ago is not
+ * answered with a second copy: the first is on its way and satisfies it. */
+static void test_no_resend_in_flight(void **state)
+{
+    (void)state;
+    struct fixture f;
+    struct ccnx_seqwriter_opts o;
+    ccnx_seqwriter_opts_init(&o);
+    o.block_size = 100;
+    o.resend_ms = 60000; /* longer than this test runs */
+    open_writer(&f, "ccnx:/test/inflight", &o);
+    const struct ccnx_name *v = ccnx_seqwriter_name(f.w);
+    static uint8_t in[250];
+    fill(in, sizeof in, 5);
+    assert_int_equal(ccnx_seqwriter_write(f.w, in, sizeof in), (long)sizeof in);
+    assert_int_equal(ccnx_seqwriter_flush(f.w), 0);
+    assert_int_equal(ask(&f, v, 1, -1), 1);
+    assert_int_equal(f.sink.count, 1);
+    assert_int_equal(ask(&f, v, 1, -1), 1); /* answered, no second copy */
+    assert_int_equal(ask(&f, v, 0, -1), 1); /* another segment is sent */
+    assert_int_equal(f.sink.count, 2);
+    struct ccnx_seqwriter_stats st;
+    ccnx_seqwriter_get_stats(f.w, &st);
+    assert_int_equal(st.resends_avoided, 1);
+    assert_int_equal(st.objects_sent, 2);
+    close_writer(&f);
+}
+
 static void test_bad_options(void **state)
 {
     (void)state;
@@ -652,6 +680,7 @@ int main(void)
         cmocka_unit_test(test_live_window),
         cmocka_unit_test(test_end_segment),
         cmocka_unit_test(test_waiting_viewers_one_send),
+        cmocka_unit_test(test_no_resend_in_flight),
         cmocka_unit_test(test_bad_options),
     };
     return cmocka_run_group_tests(tests, setup_key, teardown_key);

@@ -47,6 +47,7 @@ struct ccnx_key;
 #define CCNX_SEQWRITER_BUFFER_DEFAULT ((size_t)32 << 20)
 #define CCNX_SEQWRITER_FLUSH_MS       20  /* pause after which complete segments are signed */
 #define CCNX_SEQWRITER_MAX_WAITING    256 /* remembered Interests for future segments */
+#define CCNX_SEQWRITER_RESEND_MS      250 /* see resend_ms */
 
 /* Where objects go when the seqwriter has no client (tests, other
  * transports): return 0, or a negative code that write/close pass on. */
@@ -66,6 +67,12 @@ struct ccnx_seqwriter_opts {
      * never waits for them. Overrides keep_all and buffer_limit. */
     size_t live_window;
     int flush_ms; /* pause before complete segments are signed; < 0 never */
+    /* An Interest for a segment sent less than resend_ms ago is taken as
+     * answered without a second copy: it left ccnd before the copy got
+     * there, so ccnd still holds it pending and the copy on its way
+     * satisfies it. < 0: CCNX_SEQWRITER_RESEND_MS with a client (which
+     * talks to a ccnd), 0 without; 0: always send again. */
+    int resend_ms;
     /* How the Interest filter on the name is set: CCNX_FILTER_REGISTER or
      * CCNX_FILTER_LOCAL (<ccnx/client.h>). */
     int filter_mode;
@@ -138,15 +145,17 @@ const uint8_t *ccnx_seqwriter_segment(const struct ccnx_seqwriter *w, uint64_t s
                                       size_t *len);
 
 struct ccnx_seqwriter_stats {
-    uint64_t bytes;         /* taken by write */
-    uint64_t segments;      /* signed */
-    uint64_t batches;       /* RSA signatures made */
-    uint64_t interests;     /* Interests seen */
-    uint64_t objects_sent;  /* answers sent (a segment may be sent more than once) */
-    uint64_t segments_sent; /* distinct segments sent at least once */
-    int64_t final_segment;  /* -1 until closed */
-    size_t buffered;        /* bytes of signed objects held */
-    size_t waiting;         /* remembered Interests */
+    uint64_t bytes;           /* taken by write */
+    uint64_t segments;        /* signed */
+    uint64_t batches;         /* RSA signatures made */
+    uint64_t interests;       /* Interests seen */
+    uint64_t objects_sent;    /* answers sent (a segment may be sent more than once) */
+    uint64_t segments_sent;   /* distinct segments sent at least once */
+    uint64_t resends_avoided; /* Interests not answered again: the segment
+                                 was sent moments ago and is on its way */
+    int64_t final_segment;    /* -1 until closed */
+    size_t buffered;          /* bytes of signed objects held */
+    size_t waiting;           /* remembered Interests */
 };
 void ccnx_seqwriter_get_stats(const struct ccnx_seqwriter *w, struct ccnx_seqwriter_stats *s);
 /* 1 once closed and every segment has been sent at least once (what a
