@@ -184,8 +184,10 @@ static void draw_scrollback(struct view *v, int top, int bottom, int width)
             y--;
         }
     }
-    if (skip > 0 && v->scroll > 0) {
-        v->scroll -= skip; /* scrolled past the oldest: stop there */
+    /* Scrolled past the oldest message: come back so it is on the top row. */
+    int unused = skip + (y >= top ? y - top + 1 : 0);
+    if (unused > 0 && v->scroll > 0) {
+        v->scroll = unused < v->scroll ? v->scroll - unused : 0;
         v->dirty = 1;
     }
 }
@@ -242,18 +244,19 @@ static void draw_status(struct view *v)
                        " %s | ccnd %s: %s | %zu members | you: ", chat_session_room(v->s),
                        ccnx_client_where(v->c), up ? "connected" : "reconnecting...",
                        chat_model_active_count(m, ccnx_client_now_ms(), ACTIVE_MS));
-    snprintf(line + len, sizeof line - (size_t)len, "%s%s", chat_session_nick(v->s),
-             v->scroll > 0 ? " | scrolled back" : "");
+    snprintf(line + len, sizeof line - (size_t)len, "%s", chat_session_nick(v->s));
     attron(COLOR_PAIR(PAIR_STATUS) | A_BOLD);
     mvhline(0, 0, ' ', COLS);
     put_utf8(0, 0, line, COLS);
     if (st->malformed + st->unverified + st->hidden > 0) {
+        /* What was dropped or hidden, at the right when it fits. */
         char drops[96];
         snprintf(drops, sizeof drops, " ignored %llu, unverified %llu, hidden %llu ",
                  (unsigned long long)st->malformed, (unsigned long long)st->unverified,
                  (unsigned long long)st->hidden);
-        if ((int)strlen(drops) < COLS / 2)
-            mvaddstr(0, COLS - (int)strlen(drops), drops);
+        int at = COLS - (int)strlen(drops);
+        if (at > utf8_width(line) + 1)
+            mvaddstr(0, at, drops);
     }
     attroff(COLOR_PAIR(PAIR_STATUS) | A_BOLD);
 }
@@ -266,9 +269,12 @@ static void draw_keys(struct view *v)
                 : " Enter send | PgUp/PgDn scroll | Up/Down history | /help commands "
                   "| Ctrl-C leave";
     attron(A_DIM);
-    if (v->unseen > 0) {
+    if (v->scroll > 0) {
         char more[64];
-        snprintf(more, sizeof more, " %d new below (PgDn) ", v->unseen);
+        if (v->unseen > 0)
+            snprintf(more, sizeof more, " scrolled back, %d new (PgDn) ", v->unseen);
+        else
+            snprintf(more, sizeof more, " scrolled back (PgDn) ");
         attron(A_REVERSE);
         mvaddstr(LINES - 2, 0, more);
         attroff(A_REVERSE);

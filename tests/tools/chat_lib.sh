@@ -16,6 +16,7 @@ declare -A CHAT_FD CHAT_PID
 BG_PIDS=()
 
 chat_cleanup() {
+    tmux -S "$T/tmux.sock" kill-server 2>/dev/null
     for p in "${BG_PIDS[@]}"; do kill "$p" 2>/dev/null; done
     wait 2>/dev/null
     "$B/ccndstop" >/dev/null 2>&1
@@ -82,3 +83,35 @@ wait_for() {
 
 # line_of NAME TEXT: the number of NAME's first output line holding TEXT.
 line_of() { grep -nF -- "$2" "$T/$1.out" | head -n 1 | cut -d: -f1; }
+
+# ---- Screens in tmux (a server of the test's own) ----
+TMUX_SOCK="$T/tmux.sock"
+tm() { tmux -S "$TMUX_SOCK" "$@"; }
+# start_screen NAME ROOM COLS ROWS [ENV...]: ccnchat full screen in a tmux
+# session called NAME; returns once its greeting shows.
+start_screen() {
+    local name=$1 room=$2 cols=$3 rows=$4
+    shift 4
+    mkdir -p "$T/$name"
+    tm -f /dev/null new-session -d -s "$name" -x "$cols" -y "$rows" \
+        "env LANG=C.UTF-8 USER=$name CCNX_DIR=$T/$name $* timeout --foreground 300 $B/ccnchat $room; \
+         echo \"exit \$?\" >$T/$name.exit; sleep 60" || fail "tmux new-session"
+    wait_screen "$name" "$name has entered"
+}
+screen_text() { tm capture-pane -p -t "$1"; }
+# wait_screen NAME TEXT: until NAME's screen shows TEXT (at most 30 s).
+wait_screen() {
+    for _ in $(seq 600); do
+        screen_text "$1" | grep -qF -- "$2" && return 0
+        sleep 0.05
+    done
+    screen_text "$1" >"$T/$1.screen"
+    fail "the screen of $1 never showed '$2': $(cat "$T/$1.screen")"
+}
+# type_keys NAME TEXT: types TEXT literally; keys NAME KEY...: tmux key names.
+type_keys() { tm send-keys -t "$1" -l -- "$2"; }
+keys() {
+    local name=$1
+    shift
+    tm send-keys -t "$name" "$@"
+}
