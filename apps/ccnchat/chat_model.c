@@ -209,6 +209,17 @@ size_t chat_model_count(const struct chat_model *m)
     return m->nmsgs;
 }
 
+long chat_model_find(const struct chat_model *m, const struct chat_comp *version,
+                     const uint8_t publisher[CHAT_DIGEST_LEN])
+{
+    struct chat_msg key = {.kind = CHAT_MSG_TEXT};
+    if (chat_comp_ticks(version, &key.ticks) < 0)
+        return -1;
+    memcpy(key.publisher, publisher, CHAT_DIGEST_LEN);
+    size_t i = msg_position(m, &key);
+    return i < m->nmsgs && msg_compare(&m->msgs[i], &key) == 0 ? (long)i : -1;
+}
+
 const struct chat_msg *chat_model_msg(const struct chat_model *m, size_t i)
 {
     return i < m->nmsgs ? &m->msgs[i] : NULL;

@@ -92,6 +92,9 @@ int chat_model_add(struct chat_model *m, const struct chat_comp *version,
  * (may be NULL) gets its index. */
 int chat_model_notice(struct chat_model *m, uint64_t ticks, const char *text, size_t *pos);
 size_t chat_model_count(const struct chat_model *m);
+/* Index of a member's message with this version, or -1. */
+long chat_model_find(const struct chat_model *m, const struct chat_comp *version,
+                     const uint8_t publisher[CHAT_DIGEST_LEN]);
 const struct chat_msg *chat_model_msg(const struct chat_model *m, size_t i);
 /* Bumped by every change to the list of messages or members: views redraw
  * when it moves. */

@@ -15,6 +15,7 @@
 #include "chat_wire.h"
 
 #define WATCH_MAX       64 /* members whose member objects are watched */
+#define HOLD_MAX        64 /* messages of new members held until their name is known */
 #define FAREWELL_PREFIX "=== "
 #define FAREWELL_SUFFIX " leaving chat"
 
@@ -31,7 +32,14 @@ struct watch {
     uint8_t digest[CHAT_DIGEST_LEN];
     struct chat_comp last;
     int has_last;
+    int settled; /* the first Interest was answered or timed out */
     uint64_t id;
+};
+
+/* A new member's message not announced yet: its name is being fetched. */
+struct held {
+    struct chat_comp version;
+    uint8_t publisher[CHAT_DIGEST_LEN];
 };
 
 struct chat_session {
@@ -58,6 +66,9 @@ struct chat_session {
     int have_member;
     struct watch watches[WATCH_MAX];
     size_t nwatches;
+    struct held held[HOLD_MAX];
+    size_t nheld;
+    int done_waits; /* the history ended while messages were held */
     int was_connected;
     uint64_t interests, answered;
 };
@@ -129,10 +140,14 @@ static void express_live(struct chat_session *s)
 static void history_end(struct chat_session *s)
 {
     s->walking = 0;
-    if (!s->history_done) {
-        s->history_done = 1;
-        emit(s, CHAT_EV_HISTORY_DONE, NULL);
+    if (s->history_done)
+        return;
+    if (s->nheld > 0) {
+        s->done_waits = 1; /* announced once the names are known */
+        return;
     }
+    s->history_done = 1;
+    emit(s, CHAT_EV_HISTORY_DONE, NULL);
 }
 
 /* One step back: the newest message older than the oldest one seen. */
@@ -165,9 +180,52 @@ static void express_watch(struct watch *w)
 {
     struct ccnx_buf b;
     ccnx_buf_init(&b);
+    /* The first ask is short: a new member's first lines wait for it. */
     chat_wire_member_interest(&b, &w->s->room, w->digest, w->has_last ? &w->last : NULL,
-                              CHAT_LIVE_LIFETIME);
+                              w->settled ? CHAT_LIVE_LIFETIME : CHAT_MEMBER_FIRST_LIFETIME);
     express(w->s, &b, watch_content, watch_timeout, w, &w->id);
+}
+
+/* The member's name is known (or will not come soon): its held messages
+ * are announced, and the end of the history if it waited for them. */
+static void watch_settled(struct watch *w)
+{
+    struct chat_session *s = w->s;
+    if (w->settled)
+        return;
+    w->settled = 1;
+    size_t keep = 0;
+    for (size_t i = 0; i < s->nheld; i++) {
+        struct held *h = &s->held[i];
+        if (memcmp(h->publisher, w->digest, CHAT_DIGEST_LEN) != 0) {
+            s->held[keep++] = *h;
+            continue;
+        }
+        long at = chat_model_find(s->model, &h->version, h->publisher);
+        if (at >= 0 && s->history_done)
+            emit(s, CHAT_EV_MESSAGE, chat_model_msg(s->model, (size_t)at));
+    }
+    s->nheld = keep;
+    if (s->nheld == 0 && s->done_waits) {
+        s->done_waits = 0;
+        history_end(s);
+    }
+}
+
+/* 1 when a message from `digest` waits for the member's name. */
+static int hold(struct chat_session *s, const uint8_t *digest, const struct chat_comp *version)
+{
+    for (size_t i = 0; i < s->nwatches; i++) {
+        struct watch *w = &s->watches[i];
+        if (memcmp(w->digest, digest, CHAT_DIGEST_LEN) != 0)
+            continue;
+        if (w->settled || s->nheld == HOLD_MAX)
+            return 0;
+        s->held[s->nheld].version = *version;
+        memcpy(s->held[s->nheld++].publisher, digest, CHAT_DIGEST_LEN);
+        return 1;
+    }
+    return 0;
 }
 
 static void watch_member(struct chat_session *s, const uint8_t *digest)
@@ -213,7 +271,8 @@ static void accept_message(struct chat_session *s, const struct chat_wire_obj *w
     const struct chat_msg *m = chat_model_msg(s->model, pos);
     if (is_farewell(m))
         chat_model_member_departed(s->model, w->publisher);
-    emit(s, CHAT_EV_MESSAGE, m);
+    if (!hold(s, w->publisher, &w->version))
+        emit(s, CHAT_EV_MESSAGE, m);
 }
 
 /* Called with the verification result, at once or after a key fetch. */
@@ -316,18 +375,21 @@ static void watch_content(void *arg, const uint8_t *obj, size_t len,
         w->last = o.version;
         w->has_last = 1;
         ccnx_verifier_check(w->s->v, obj, len, pc, verified, w->s);
+        watch_settled(w);
         express_watch(w);
         return;
     }
     /* Something else answers for this member: asking again would bring it
      * back, so the watch ends (the member keeps the name it has). */
     chat_model_count_malformed(w->s->model);
+    watch_settled(w);
 }
 
 static void watch_timeout(void *arg)
 {
     struct watch *w = arg;
     w->id = 0;
+    watch_settled(w);
     express_watch(w);
 }
 

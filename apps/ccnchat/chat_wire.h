@@ -23,10 +23,12 @@
 #define CHAT_MEMBERS_COMPONENT "members"
 /* Interest lifetimes, 1/4096 s: the standing Interest for new messages,
  * the first one (an empty room should not hold up the history for long),
- * and each step back through history. */
-#define CHAT_LIVE_LIFETIME    (4 * 4096)
-#define CHAT_FIRST_LIFETIME   (1 * 4096)
-#define CHAT_HISTORY_LIFETIME (1 * 4096)
+ * each step back through history, and the first ask for a new member's
+ * name (its first lines wait for it). */
+#define CHAT_LIVE_LIFETIME         (4 * 4096)
+#define CHAT_FIRST_LIFETIME        (1 * 4096)
+#define CHAT_HISTORY_LIFETIME      (1 * 4096)
+#define CHAT_MEMBER_FIRST_LIFETIME (4096 / 2) /* a new member's name */
 
 enum chat_wire_kind { CHAT_WIRE_MESSAGE, CHAT_WIRE_MEMBER };
 

@@ -14,6 +14,9 @@ export CCND_LOG="$T/ccnd.log"
 unset CCN_LOCAL_TRANSPORT CCNX_DIR
 declare -A CHAT_FD CHAT_PID
 BG_PIDS=()
+# A command prefix for the chats started next (a test with network
+# namespaces sets it to `ip netns exec NS env CCN_LOCAL_SOCKNAME=...`).
+CHAT_PREFIX=()
 
 chat_cleanup() {
     tmux -S "$T/tmux.sock" kill-server 2>/dev/null
@@ -50,8 +53,8 @@ start_chat() {
     shift 2
     mkdir -p "$T/$name"
     mkfifo "$T/$name.in" || fail "mkfifo"
-    without_chat_fds timeout 120 env USER="$name" CCNX_DIR="$T/$name" "$B/ccnchat" --line "$@" \
-        "$room" <"$T/$name.in" >"$T/$name.out" 2>"$T/$name.err" &
+    without_chat_fds "${CHAT_PREFIX[@]}" timeout 120 env USER="$name" CCNX_DIR="$T/$name" \
+        "$B/ccnchat" --line "$@" "$room" <"$T/$name.in" >"$T/$name.out" 2>"$T/$name.err" &
     CHAT_PID[$name]=$!
     BG_PIDS+=($!)
     local fd
@@ -88,12 +91,13 @@ line_of() { grep -nF -- "$2" "$T/$1.out" | head -n 1 | cut -d: -f1; }
 TMUX_SOCK="$T/tmux.sock"
 tm() { tmux -S "$TMUX_SOCK" "$@"; }
 # start_screen NAME ROOM COLS ROWS [ENV...]: ccnchat full screen in a tmux
-# session called NAME; returns once its greeting shows.
+# session called NAME; returns once its greeting shows. The first screen
+# starts the tmux server (in CHAT_PREFIX's namespace, if any).
 start_screen() {
     local name=$1 room=$2 cols=$3 rows=$4
     shift 4
     mkdir -p "$T/$name"
-    tm -f /dev/null new-session -d -s "$name" -x "$cols" -y "$rows" \
+    "${CHAT_PREFIX[@]}" tmux -S "$TMUX_SOCK" -f /dev/null new-session -d -s "$name" -x "$cols" -y "$rows" \
         "env LANG=C.UTF-8 USER=$name CCNX_DIR=$T/$name $* timeout --foreground 300 $B/ccnchat $room; \
          echo \"exit \$?\" >$T/$name.exit; sleep 60" || fail "tmux new-session"
     wait_screen "$name" "$name has entered"

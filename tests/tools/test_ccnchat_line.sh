@@ -15,6 +15,10 @@ start_ccnd
 start_chat alice $ROOM
 start_chat bob $ROOM
 wait_for bob "] alice has entered ccnx:/testroom1"
+# A new member's first line waits for its name: never the key digest here.
+wait_for alice "] bob has entered ccnx:/testroom1"
+grep -q '^\[bob [0-9:]*\] bob has entered' "$T/alice.out" ||
+    fail "bob's greeting without his name: $(grep "has entered" "$T/alice.out")"
 say alice "hello from alice"
 wait_for bob "[alice "
 wait_for bob "] hello from alice"
