@@ -36,6 +36,17 @@ struct watch {
     uint64_t id;
 };
 
+/* Messages of one name (a version) received or sent, by implicit digest,
+ * and the Interest looking for one more. */
+struct sibling {
+    struct chat_comp version;
+    uint8_t digests[CHAT_SIBLING_MAX][CCNX_DIGEST_LEN];
+    size_t n;
+    uint64_t id;
+    struct chat_session *s;
+};
+#define SIBLINGS 128 /* names followed at once (a ring: the oldest is dropped) */
+
 /* A new member's message not announced yet: its name is being fetched. */
 struct held {
     struct chat_comp version;
@@ -66,6 +77,8 @@ struct chat_session {
     int have_member;
     struct watch watches[WATCH_MAX];
     size_t nwatches;
+    struct sibling siblings[SIBLINGS];
+    size_t sibling_next;
     struct held held[HOLD_MAX];
     size_t nheld;
     int done_waits; /* the history ended while messages were held */
@@ -300,6 +313,52 @@ static void verified(void *arg, int result, const char *error, const uint8_t *ob
     accept_message(s, &w, result == 0 ? CHAT_VERIFIED : CHAT_FAILED);
 }
 
+static void sibling_content(void *arg, const uint8_t *obj, size_t len,
+                            const struct ccnx_content_parsed *pc);
+
+static void sibling_timeout(void *arg)
+{
+    ((struct sibling *)arg)->id = 0;
+}
+
+/* A message named `version` with implicit digest `digest` was received or
+ * sent: unless known, it joins its name's list, and the look for one more
+ * message of that name starts again with it excluded. */
+static void note_sibling(struct chat_session *s, const struct chat_comp *version,
+                         const uint8_t *obj, size_t len)
+{
+    uint8_t digest[CCNX_DIGEST_LEN];
+    if (ccnx_content_digest(obj, len, digest) < 0)
+        return;
+    struct sibling *sb = NULL;
+    for (size_t i = 0; i < SIBLINGS && sb == NULL; i++)
+        if (s->siblings[i].n > 0 && chat_comp_compare(&s->siblings[i].version, version) == 0)
+            sb = &s->siblings[i];
+    if (sb == NULL) {
+        sb = &s->siblings[s->sibling_next];
+        s->sibling_next = (s->sibling_next + 1) % SIBLINGS;
+        if (sb->id != 0)
+            ccnx_client_cancel(s->c, sb->id);
+        memset(sb, 0, sizeof *sb);
+        sb->version = *version;
+        sb->s = s;
+    }
+    for (size_t i = 0; i < sb->n; i++)
+        if (memcmp(sb->digests[i], digest, CCNX_DIGEST_LEN) == 0)
+            return;
+    if (sb->n == CHAT_SIBLING_MAX)
+        return;
+    memcpy(sb->digests[sb->n++], digest, CCNX_DIGEST_LEN);
+    if (sb->id != 0)
+        ccnx_client_cancel(s->c, sb->id);
+    sb->id = 0;
+    struct ccnx_buf b;
+    ccnx_buf_init(&b);
+    chat_wire_sibling_interest(&b, &s->room, version, (const uint8_t(*)[32])sb->digests, sb->n,
+                               CHAT_SIBLING_LIFETIME);
+    express(s, &b, sibling_content, sibling_timeout, sb, &sb->id);
+}
+
 /* Any object that came for the room: classified, remembered for the
  * Exclude filters, verified. Returns 1 for a message or member object. */
 static int receive(struct chat_session *s, const uint8_t *obj, size_t len,
@@ -319,10 +378,20 @@ static int receive(struct chat_session *s, const uint8_t *obj, size_t len,
             chat_model_seen(s->model, &first);
         return 0;
     }
-    if (w.kind == CHAT_WIRE_MESSAGE)
+    if (w.kind == CHAT_WIRE_MESSAGE) {
         chat_model_seen(s->model, &w.version); /* before a key fetch, so it is not asked again */
+        note_sibling(s, &w.version, obj, len);
+    }
     ccnx_verifier_check(s->v, obj, len, pc, verified, s);
     return 1;
+}
+
+static void sibling_content(void *arg, const uint8_t *obj, size_t len,
+                            const struct ccnx_content_parsed *pc)
+{
+    struct sibling *sb = arg;
+    sb->id = 0;
+    receive(sb->s, obj, len, pc); /* a message: note_sibling asks again */
 }
 
 static void live_content(void *arg, const uint8_t *obj, size_t len,
@@ -474,6 +543,8 @@ int chat_session_send(struct chat_session *s, const char *text)
     /* While ccnd is away the put fails; the message stays in the store and
      * answers the members' Interests once the connection is back. */
     ccnx_client_put(s->c, obj.data, obj.len);
+    if (rc == 0)
+        note_sibling(s, &version, obj.data, obj.len); /* someone may send in the same tick */
     ccnx_buf_free(&obj);
     size_t pos;
     if (rc == 0 &&
@@ -637,6 +708,8 @@ void chat_session_destroy(struct chat_session *s, int ms)
         ccnx_client_run(s->c, 10);
     cancel(s, &s->live_id);
     cancel(s, &s->history_id);
+    for (size_t i = 0; i < SIBLINGS; i++)
+        cancel(s, &s->siblings[i].id);
     for (size_t i = 0; i < s->nwatches; i++)
         cancel(s, &s->watches[i].id);
     if (s->filter_id != 0)

@@ -1,6 +1,7 @@
 /* The chat's wire format. See chat_wire.h. */
 #include "chat_wire.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include <ccnx/error.h>
@@ -175,6 +176,45 @@ int chat_wire_room_interest(struct ccnx_buf *out, const struct ccnx_name *room,
         p.exclude_count = exclude_items(x, items);
     }
     return ccnx_interest_build(out, &p);
+}
+
+static int digest_order(const void *a, const void *b)
+{
+    return memcmp(a, b, CCNX_DIGEST_LEN);
+}
+
+int chat_wire_sibling_interest(struct ccnx_buf *out, const struct ccnx_name *room,
+                               const struct chat_comp *version, const uint8_t (*digests)[32],
+                               size_t n, uint64_t lifetime)
+{
+    uint8_t sorted[CHAT_SIBLING_MAX][CCNX_DIGEST_LEN];
+    struct ccnx_exclude_item items[CHAT_SIBLING_MAX];
+    static const uint8_t seg0[1] = {0};
+    if (n == 0 || n > CHAT_SIBLING_MAX)
+        return CCNX_E_INVAL;
+    memcpy(sorted, digests, n * CCNX_DIGEST_LEN);
+    qsort(sorted, n, CCNX_DIGEST_LEN, digest_order); /* equal lengths: canonical order */
+    for (size_t i = 0; i < n; i++)
+        items[i] = (struct ccnx_exclude_item){CCNX_EXCLUDE_COMPONENT, sorted[i], CCNX_DIGEST_LEN};
+    struct ccnx_name name;
+    ccnx_name_init(&name);
+    int rc = ccnx_name_copy(&name, room);
+    if (rc == 0 && (ccnx_name_append(&name, version->b, version->len) < 0 ||
+                    ccnx_name_append(&name, seg0, 1) < 0))
+        rc = CCNX_E_NOMEM;
+    struct ccnx_interest_params p;
+    ccnx_interest_params_init(&p);
+    p.name = name.enc.data;
+    p.name_len = name.enc.len;
+    p.min_suffix = 1; /* the digest only */
+    p.max_suffix = 1;
+    p.exclude = items;
+    p.exclude_count = n;
+    p.lifetime_units = (int64_t)lifetime;
+    if (rc == 0)
+        rc = ccnx_interest_build(out, &p);
+    ccnx_name_free(&name);
+    return rc;
 }
 
 int chat_wire_member_interest(struct ccnx_buf *out, const struct ccnx_name *room,

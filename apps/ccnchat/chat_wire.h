@@ -23,12 +23,15 @@
 #define CHAT_MEMBERS_COMPONENT "members"
 /* Interest lifetimes, 1/4096 s: the standing Interest for new messages,
  * the first one (an empty room should not hold up the history for long),
- * each step back through history, and the first ask for a new member's
- * name (its first lines wait for it). */
+ * each step back through history, the first ask for a new member's name
+ * (its first lines wait for it), and the look for a second message of one
+ * name (sent at once by two members). */
 #define CHAT_LIVE_LIFETIME         (4 * 4096)
 #define CHAT_FIRST_LIFETIME        (1 * 4096)
 #define CHAT_HISTORY_LIFETIME      (1 * 4096)
 #define CHAT_MEMBER_FIRST_LIFETIME (4096 / 2) /* a new member's name */
+#define CHAT_SIBLING_LIFETIME      (4096 / 2) /* another message of the same name */
+#define CHAT_SIBLING_MAX           4          /* messages of one name looked for */
 
 enum chat_wire_kind { CHAT_WIRE_MESSAGE, CHAT_WIRE_MEMBER };
 
@@ -62,6 +65,14 @@ int chat_wire_member(struct ccnx_buf *out, const struct ccnx_name *room, uint64_
  * ChildSelector rightmost when asked, the Exclude x (NULL: none). */
 int chat_wire_room_interest(struct ccnx_buf *out, const struct ccnx_name *room,
                             const struct chat_exclude *x, int rightmost, uint64_t lifetime);
+/* An Interest for another message with the same name as ones already
+ * received: <room>/<version>/%00 with those objects' implicit digests
+ * (n of them, CCNX_DIGEST_LEN bytes each, in any order) excluded. Two
+ * members who send in the same 1/4096 s make two messages of one name,
+ * and the Exclude of versions lets only one of them through. */
+int chat_wire_sibling_interest(struct ccnx_buf *out, const struct ccnx_name *room,
+                               const struct chat_comp *version, const uint8_t (*digests)[32],
+                               size_t n, uint64_t lifetime);
 /* An Interest for a member's newest member object, newer than `after`
  * when not NULL. */
 int chat_wire_member_interest(struct ccnx_buf *out, const struct ccnx_name *room,

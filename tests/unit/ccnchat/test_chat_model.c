@@ -371,6 +371,36 @@ static void test_wire_member(void **state)
     ccnx_name_free(&room);
 }
 
+/* Two members sending in the same tick make two messages of one name: the
+ * sibling Interest, excluding the digest of the one received, finds the
+ * other and not the first. */
+static void test_wire_sibling(void **state)
+{
+    (void)state;
+    struct ccnx_name room;
+    ccnx_name_init(&room);
+    ccnx_uri_parse_str(&room, "ccnx:/r");
+    struct ccnx_buf a, b, in;
+    ccnx_buf_init(&a), ccnx_buf_init(&b), ccnx_buf_init(&in);
+    struct chat_comp va, vb;
+    assert_int_equal(chat_wire_message(&a, &room, T0, (const uint8_t *)"a", 1, -1, g_key, &va), 0);
+    assert_int_equal(chat_wire_message(&b, &room, T0, (const uint8_t *)"b", 1, -1, g_other, &vb),
+                     0);
+    assert_int_equal(chat_comp_compare(&va, &vb), 0);
+    uint8_t digests[2][32];
+    assert_int_equal(ccnx_content_digest(a.data, a.len, digests[0]), 0);
+    assert_int_equal(chat_wire_sibling_interest(&in, &room, &va, digests, 1, 2048), 0);
+    assert_false(matches(&in, &a));
+    assert_true(matches(&in, &b));
+    assert_int_equal(ccnx_content_digest(b.data, b.len, digests[1]), 0);
+    ccnx_buf_reset(&in);
+    assert_int_equal(chat_wire_sibling_interest(&in, &room, &va, digests, 2, 2048), 0);
+    assert_false(matches(&in, &a));
+    assert_false(matches(&in, &b));
+    ccnx_buf_free(&a), ccnx_buf_free(&b), ccnx_buf_free(&in);
+    ccnx_name_free(&room);
+}
+
 /* ---- Typed lines ---- */
 
 static void test_commands(void **state)
@@ -450,7 +480,8 @@ int main(void)
         cmocka_unit_test(test_nicknames),    cmocka_unit_test(test_flood),
         cmocka_unit_test(test_live_exclude), cmocka_unit_test(test_history_exclude),
         cmocka_unit_test(test_wire_message), cmocka_unit_test(test_wire_member),
-        cmocka_unit_test(test_commands),     cmocka_unit_test(test_input_line),
+        cmocka_unit_test(test_wire_sibling), cmocka_unit_test(test_commands),
+        cmocka_unit_test(test_input_line),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
