@@ -14,7 +14,8 @@ DEBIAN_PACKAGES = build-essential cmake ninja-build pkg-config libssl-dev openss
                   libexpat1-dev libcmocka-dev clang libclang-rt-14-dev clang-format \
                   liblmdb-dev wireshark-dev tshark iproute2 \
                   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools \
-                  gstreamer1.0-plugins-base gstreamer1.0-plugins-good
+                  gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
+                  libncurses-dev tmux groff-base
 
 GENERATOR = $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 

@@ -116,7 +116,8 @@ int main(int argc, char **argv)
         while (r.got == 0 && ccnx_client_now_ms() - t0 < 5000)
             run_both(ca, cb, 1);
         clock_gettime(CLOCK_MONOTONIC, &ts1);
-        lat[i] = (double)(ts1.tv_sec - ts0.tv_sec) * 1e3 + (double)(ts1.tv_nsec - ts0.tv_nsec) / 1e6;
+        lat[i] =
+            (double)(ts1.tv_sec - ts0.tv_sec) * 1e3 + (double)(ts1.tv_nsec - ts0.tv_nsec) / 1e6;
         lost += r.got == 0;
         bad += r.got < 0;
         int64_t until = ccnx_client_now_ms() + gap;

@@ -69,9 +69,13 @@ static void path_in_dir(char *out, size_t n, const char *name)
 
 /* Starts tool with argv (NULL-terminated), stdin from `in` (NULL:
  * /dev/null), stdout and stderr into <dir>/<tool>.out and .err. */
+/* The last program spawned, named when it does not exit in time. */
+static const char *g_last_tool = "";
+
 static pid_t spawn(const char *tool, const char *const *args, const char *in)
 {
     char exe[600], out[128], err[128];
+    g_last_tool = tool;
     snprintf(exe, sizeof exe, "%s/%s", bin(), tool);
     snprintf(out, sizeof out, "%s/%s.out", ccnd.dir, tool);
     snprintf(err, sizeof err, "%s/%s.err", ccnd.dir, tool);
@@ -114,7 +118,12 @@ static int wait_exit(pid_t pid, int ms)
     }
     kill(pid, SIGKILL);
     waitpid(pid, &status, 0);
-    fail_msg("process %d did not exit within %d ms", (int)pid, ms);
+    char path[160];
+    struct ccnx_buf err = CCNX_BUF_INIT;
+    snprintf(path, sizeof path, "%s/%s.err", ccnd.dir, g_last_tool);
+    ccnx_buf_read_file(&err, path);
+    fail_msg("%s (pid %d) did not exit within %d ms; its errors: %.*s", g_last_tool, (int)pid, ms,
+             (int)err.len, err.data != NULL ? (const char *)err.data : "");
     return -1;
 }
 
