@@ -41,10 +41,9 @@ struct chat_msg {
     uint64_t ticks; /* the version's time (notices: when they were made) */
     struct chat_comp version;
     uint8_t publisher[CHAT_DIGEST_LEN];
-    char *text;  /* sanitized for a terminal, NUL-terminated */
-    int verify;  /* enum chat_verify */
-    int own;     /* sent from here */
-    int history; /* older than what was newest when this member joined */
+    char *text; /* sanitized for a terminal, NUL-terminated */
+    int verify; /* enum chat_verify */
+    int own;    /* sent from here */
 };
 
 struct chat_member {

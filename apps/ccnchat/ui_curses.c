@@ -285,26 +285,25 @@ static void draw_keys(struct view *v)
     attroff(A_DIM);
 }
 
-/* The input line scrolls sideways so the cursor stays visible. */
+/* The input line scrolls sideways so the cursor stays visible: when the
+ * text before the cursor does not fit, the cursor sits two thirds along. */
 static void draw_input(struct view *v)
 {
     const int x0 = 2, width = COLS - x0 - 1;
-    mvaddstr(LINES - 1, 0, "> ");
     int before = 0;
-    size_t start = v->in.cursor;
-    while (start > 0 && before + cell_width(v->in.text[start - 1]) <= width * 2 / 3)
-        before += cell_width(v->in.text[--start]);
-    if (v->in.cursor == start || before < width / 3)
-        start = 0, before = 0;
-    int cx = x0;
-    for (size_t i = start; i < v->in.cursor; i++)
-        cx += cell_width(v->in.text[i]);
-    if (cx >= COLS) {
+    for (size_t i = 0; i < v->in.cursor; i++)
+        before += cell_width(v->in.text[i]);
+    size_t start = 0;
+    if (before >= width) {
+        int shown = 0;
         start = v->in.cursor;
-        cx = x0;
+        while (start > 0 && shown + cell_width(v->in.text[start - 1]) <= width * 2 / 3)
+            shown += cell_width(v->in.text[--start]);
+        before = shown;
     }
+    mvaddstr(LINES - 1, 0, "> ");
     put_cps(LINES - 1, x0, v->in.text + start, v->in.len - start, COLS);
-    move(LINES - 1, cx < COLS ? cx : COLS - 1);
+    move(LINES - 1, x0 + before);
 }
 
 static void draw(struct view *v)

@@ -43,6 +43,14 @@ keys alice Up Up Enter
 wait_for bob "] >abc xyz"
 [ "$(grep -cF "] >abc xyz" "$T/bob.out")" = 2 ] || fail "Up did not bring the line back"
 
+# A line longer than the screen scrolls sideways and is sent whole.
+long="start-$(printf 'x%.0s' $(seq 150))-end"
+type_keys alice "$long"
+for _ in $(seq 100); do screen_text alice | tail -n 1 | grep -q -- "-end$" && break; sleep 0.05; done
+screen_text alice | tail -n 1 | grep -q -- "xx-end$" || fail "the input line does not show its end"
+keys alice Enter
+wait_for bob "] $long"
+
 # /nick reaches the other member.
 type_keys alice "/nick alicia"
 keys alice Enter
