@@ -23,6 +23,7 @@
  *   bench_ccnr_store [MAX_OBJECTS]     (10^4..10^8, default 10^7)
  */
 #define _GNU_SOURCE
+#include "bench_help.h"
 #include "store.h"
 
 #include <ccnx/buf.h>
@@ -517,6 +518,10 @@ static void bench_file(void)
 
 int main(int argc, char **argv)
 {
+    bench_help(argc, argv,
+               "usage: bench_ccnr_store [MAX_OBJECTS]\n"
+               "Store figures of the repository's LMDB store, up to MAX_OBJECTS objects\n"
+               "(10^4..10^8, default 10^7).\n");
     double max = argc > 1 ? strtod(argv[1], NULL) : 1e7;
     if (max < 1e4 || max > 1e8) {
         fprintf(stderr, "usage: bench_ccnr_store [MAX_OBJECTS] (10^4..10^8)\n");

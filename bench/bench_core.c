@@ -5,6 +5,7 @@
  * Each figure is measured ROUNDS times (default 7), the rounds of all
  * figures interleaved so that machine noise hits them alike; the median is
  * printed. Ratios are computed from medians of the same run. */
+#include "bench_help.h"
 #include <ccnx/ccnb.h>
 #include <ccnx/content.h>
 #include <ccnx/error.h>
@@ -216,6 +217,10 @@ static double median(double *v, int n)
 
 int main(int argc, char **argv)
 {
+    bench_help(argc, argv,
+               "usage: bench_core [VECTORS_DIR] [ROUNDS]\n"
+               "Core library figures (parsing, matching, signing, ...) on the reference\n"
+               "vectors (default ../shared/vectors/ccnx082), medians of ROUNDS (default 7).\n");
     const char *dir = argc > 1 ? argv[1] : "../shared/vectors/ccnx082";
     int rounds = argc > 2 ? atoi(argv[2]) : 7;
     if (rounds < 1)

@@ -10,6 +10,7 @@
  * URI names a version (URI/<segment> are the objects) and SEGMENTS how
  * many it has; a segment is picked uniformly over all the streams given.
  */
+#include "bench_help.h"
 #include <ccnx/client.h>
 #include <ccnx/error.h>
 #include <ccnx/interest.h>
@@ -130,6 +131,10 @@ static void add_stream(struct run *r, const char *arg)
 
 int main(int argc, char **argv)
 {
+    bench_help(argc, argv,
+               "usage: bench_fetch_rate [-w 1..4096] [-t 1..600] URI:SEGMENTS...\n"
+               "Segments fetched per second from the named streams through ccnd, with a\n"
+               "window of -w Interests (default 64) for -t seconds (default 5).\n");
     static struct run r;
     int window = 64, seconds = 5, ch;
     while ((ch = getopt(argc, argv, "w:t:")) != -1) {

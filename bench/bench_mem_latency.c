@@ -7,6 +7,7 @@
  *
  *   bench_mem_latency [MAX_MB]      (default 512)
  */
+#include "bench_help.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,6 +71,9 @@ static double chase(size_t bytes)
 
 int main(int argc, char **argv)
 {
+    bench_help(argc, argv,
+               "usage: bench_mem_latency [MAX_MB]\n"
+               "Latency of dependent loads over working sets up to MAX_MB (default 512).\n");
     long max_mb = argc > 1 ? strtol(argv[1], NULL, 10) : 512;
     if (max_mb < 1 || max_mb > 65536) {
         fprintf(stderr, "usage: bench_mem_latency [MAX_MB] (1..65536)\n");

@@ -5,6 +5,7 @@
  * store's own arena, minus object bytes). Each figure is the median of 5 rounds; within a size the
  * rounds interleave the operations. Prints, never asserts. */
 #define _GNU_SOURCE
+#include "bench_help.h"
 #include "table/cs.h"
 #include "table/fib.h"
 #include "table/pit.h"
@@ -257,8 +258,12 @@ static void bench_pit(size_t n)
     ccnx_name_free(&name);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    bench_help(argc, argv,
+               "usage: bench_table_scale\n"
+               "ccnd's content store, FIB and PIT at 10^3 to 10^6 entries: time per\n"
+               "operation and bytes per entry.\n");
     static const size_t sizes[] = {1000, 10000, 100000, 1000000};
     for (size_t s = 0; s < 4; s++) {
         bench_cs(sizes[s]);

@@ -552,6 +552,12 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0) {
+            usage(stdout);
+            return 0;
+        }
+    }
     struct opts o = {"", 1, 16, 5, 100000, 100, NULL};
     ccnx_local_sockname(o.sock, sizeof o.sock, getenv(CCNX_ENV_SOCKNAME), getenv(CCNX_ENV_PORT));
     int ch;

@@ -8,6 +8,7 @@
  *
  *   chat_latency [-n MESSAGES] [-g GAP_MS] [ROOM]     (defaults 200, 150) */
 #define _POSIX_C_SOURCE 200809L
+#include "../bench_help.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,10 @@ static struct chat_session *join(struct ccnx_client *c, const char *room, const 
 
 int main(int argc, char **argv)
 {
+    bench_help(argc, argv,
+               "usage: chat_latency [-n MESSAGES] [-g GAP_MS] [ROOM]\n"
+               "Latency of chat messages from one member to another through ccnd\n"
+               "(defaults: 200 messages, one every 150 ms, room ccnx:/bench/chat).\n");
     int n = 200, gap = 150, ch;
     while ((ch = getopt(argc, argv, "n:g:")) != -1) {
         if (ch == 'n')

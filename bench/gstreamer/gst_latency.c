@@ -10,6 +10,7 @@
  *
  * Needs ccnd (CCN_LOCAL_PORT / CCN_LOCAL_SOCKNAME as the tools) and the
  * plugin (GST_PLUGIN_PATH). */
+#include "../bench_help.h"
 #include <gst/app/gstappsink.h>
 #include <gst/gst.h>
 
@@ -58,6 +59,10 @@ static GstElement *launch(const char *desc)
 
 int main(int argc, char **argv)
 {
+    bench_help(argc, argv,
+               "usage: gst_latency [-t SECONDS] [-r KBIT_PER_S]\n"
+               "Live latency from ccnsink to ccnsrc of raw frames at the given rate\n"
+               "(defaults: 20 s, 5000 kbit/s).\n");
     int secs = 20, kbps = 5000, ch;
     gst_init(&argc, &argv);
     while ((ch = getopt(argc, argv, "t:r:h")) != -1) {

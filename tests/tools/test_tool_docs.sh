@@ -1,6 +1,7 @@
 #!/bin/bash
 # Every tool the build installs answers --help on standard output with exit
-# status 0, and has a man page that renders without warnings.
+# status 0, and has a man page that renders without warnings; every other
+# program built (the benchmarks) answers --help too, without doing any work.
 set -u
 B=${CCNX_BIN:?}
 SRC=${CCNX_SRC:?}
@@ -21,6 +22,16 @@ for t in $tools ccnd ccnr ccnchat; do
     elif command -v groff >/dev/null 2>&1; then
         warn=$(groff -man -Tutf8 -ww -z "$page" 2>&1)
         [ -z "$warn" ] || { echo "FAIL: $page: $warn"; fail=1; }
+    fi
+done
+for exe in "$B"/*; do
+    [ -f "$exe" ] && [ -x "$exe" ] || continue
+    t=$(basename "$exe")
+    out=$(timeout 10 "$exe" --help 2>/dev/null </dev/null)
+    rc=$?
+    if [ $rc -ne 0 ] || ! head -n 1 <<<"$out" | grep -qi "^usage: $t"; then
+        echo "FAIL: $t --help (exit $rc): $(head -n 1 <<<"$out")"
+        fail=1
     fi
 done
 exit $fail
