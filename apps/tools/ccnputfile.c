@@ -49,6 +49,7 @@ struct job {
     int fd;
     uint64_t size;
     int in_repo;
+    int read_all; /* the whole file was read before the start-write */
     int stored;   /* the repository answered for the final segment itself */
     int progress; /* stderr is a terminal */
     int64_t started_ms;
@@ -287,12 +288,16 @@ static void write_chunk(struct job *j, const uint8_t *buf, size_t n, int64_t *la
     }
 }
 
-/* Reads the file into the writer, answering Interests between chunks. */
-static void write_file(struct job *j)
+/* Reads the file into the writer, answering Interests between chunks,
+ * until the end or until `limit` bytes were taken in this call. 1 at the
+ * end of the file; 0 otherwise, also when interrupted (a stream cut short
+ * is never closed as if it were the whole file). */
+static int write_file_part(struct job *j, uint64_t limit)
 {
     static uint8_t buf[READ_CHUNK];
     int64_t last = 0;
-    for (;;) {
+    uint64_t taken = 0;
+    while (taken < limit) {
         ssize_t n = read(j->fd, buf, sizeof buf);
         if (n < 0 && errno == EINTR && !tool_stop_requested) {
             continue;
@@ -300,13 +305,30 @@ static void write_file(struct job *j)
         if (n < 0) {
             tool_die("cannot read %s: %s", j->o.file, strerror(errno));
         }
-        if (n == 0 || tool_stop_requested) {
-            break;
+        if (tool_stop_requested) {
+            return 0;
+        }
+        if (n == 0) {
+            return 1;
         }
         write_chunk(j, buf, (size_t)n, &last);
+        taken += (uint64_t)n;
     }
+    return 0;
+}
+
+static void close_writer(struct job *j)
+{
     if (ccnx_seqwriter_close(j->w) != 0) {
         tool_die("cannot sign the last segment");
+    }
+}
+
+/* The rest of the file after the part read before the start-write. */
+static void write_file(struct job *j)
+{
+    if (!j->read_all && write_file_part(j, UINT64_MAX)) {
+        close_writer(j);
     }
 }
 
@@ -376,8 +398,14 @@ int main(int argc, char **argv)
     if (j.o.verbose) {
         tool_warn("publishing %s as %s", j.o.file, (const char *)j.uri.data);
     }
+    /* The first part of the file is there before a repository is asked:
+     * Interests are answered from the first moment, not after the wait. */
+    j.read_all = write_file_part(&j, REPO_BUFFER);
+    if (j.read_all) {
+        close_writer(&j); /* the last segment, final, signed at once */
+    }
     tool_stop_exits("waiting for a repository"); /* the start-write runs its own loop */
-    j.in_repo = !j.o.raw && start_write(&j);
+    j.in_repo = !j.o.raw && !tool_stop_requested && start_write(&j);
     tool_stop_exits(NULL);
     /* A repository fetches each segment about once: the whole file need
      * not stay in memory, as it must when it is served from here. */

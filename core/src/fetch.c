@@ -59,6 +59,7 @@ struct ccnx_fetch {
     struct ccnx_name segname; /* scratch: name + one segment */
     struct ccnx_buf msg;      /* scratch: one Interest */
     struct ccnx_resolve *resolving;
+    int64_t resolve_start_ms;
     struct ccnx_rtt rtt;
     struct ccnx_cwnd cw;
     struct ccnx_reorder ro;
@@ -570,6 +571,7 @@ static void resolved(void *arg, int result, const struct ccnx_name *name, const 
 {
     struct ccnx_fetch *f = arg;
     f->resolving = NULL;
+    f->stats.resolve_s = (double)(ccnx_client_now_ms() - f->resolve_start_ms) / 1e3;
     if (result < 0) {
         finish(f, result, "%s", error);
         return;
@@ -607,6 +609,7 @@ int ccnx_fetch_start(struct ccnx_client *c, const struct ccnx_fetch_params *p,
     if (rc == 0 && p->resolve) {
         int resolve_timeout =
             f->p.timeout_ms < CCNX_RESOLVE_TIMEOUT_MS ? f->p.timeout_ms : CCNX_RESOLVE_TIMEOUT_MS;
+        f->resolve_start_ms = ccnx_client_now_ms();
         rc = ccnx_resolve_start(c, p->name, p->resolve_flags, resolve_timeout, resolved, f,
                                 &f->resolving);
     } else if (rc == 0) {

@@ -23,9 +23,14 @@ static const uint8_t unversioned_bound[1] = {0x01};
  * second upstream (another producer, maybe with a newer version) only
  * after its first one had some 50 ms to answer. */
 #define MIN_ROUND_MS 150
-/* The first round is sent this many times at most, each attempt with its
- * share of the time, so one lost Interest does not fail the discovery. */
-#define FIRST_ROUND_ATTEMPTS 4
+/* The first round is asked again on a growing schedule while nothing
+ * answers: after 100 ms, then each wait twice the one before, until the
+ * discovery's time is up. A publisher that starts a moment after its
+ * reader (ccnputfile and ccngetfile started together) is found within a
+ * few hundred milliseconds, and one lost Interest costs little. Each
+ * attempt is a new Interest whose lifetime is its wait, so ccnd forwards
+ * it again instead of folding it into the one before. */
+#define FIRST_ATTEMPT_MS 100
 
 struct ccnx_resolve {
     struct ccnx_client *c;
@@ -38,6 +43,7 @@ struct ccnx_resolve {
     size_t best_len;
     int64_t start_us, prev_us, rtt_max_us;
     int timeout_ms;
+    int attempt_ms; /* the first round's current wait */
     uint64_t pending_id, timer_id;
     ccnx_resolve_fn fn;
     void *arg;
@@ -133,11 +139,24 @@ static int send_round(struct ccnx_resolve *r, int wait_ms, unsigned retries)
     return rc;
 }
 
+/* Sends the first round again with twice the wait, within the time left. */
+static int first_round_again(struct ccnx_resolve *r)
+{
+    int left_ms = r->timeout_ms - (int)((now_us() - r->start_us) / 1000);
+    if (r->res >= 0 || left_ms <= 0) {
+        return -1;
+    }
+    r->attempt_ms *= 2;
+    return send_round(r, r->attempt_ms < left_ms ? r->attempt_ms : left_ms, 0);
+}
+
 static void round_timeout(void *arg)
 {
     struct ccnx_resolve *r = arg;
     r->pending_id = 0;
-    resolve_finish(r);
+    if (first_round_again(r) != 0) {
+        resolve_finish(r);
+    }
 }
 
 /* The child right after the prefix decides: a version raises the bar, a
@@ -221,9 +240,8 @@ int ccnx_resolve_start(struct ccnx_client *c, const struct ccnx_name *prefix, in
     if (rc == 0 && !(flags & CCNX_RESOLVE_NESTOK) && ends_in_version(prefix)) {
         rc = ccnx_client_schedule(c, 0, resolve_kept, r, &r->timer_id);
     } else if (rc == 0) {
-        /* The Interest's lifetime is the attempt's, so ccnd forwards the
-         * next attempt again instead of folding it into the first. */
-        rc = send_round(r, r->timeout_ms / FIRST_ROUND_ATTEMPTS, FIRST_ROUND_ATTEMPTS - 1);
+        r->attempt_ms = FIRST_ATTEMPT_MS < r->timeout_ms ? FIRST_ATTEMPT_MS : r->timeout_ms;
+        rc = send_round(r, r->attempt_ms, 0);
     }
     if (rc != 0) {
         resolve_free(r);

@@ -4,7 +4,8 @@
 # the publisher is gone; a failed, interrupted or unwritable (file size
 # limit) fetch leaves neither FILE nor a temporary file; ccncat prints a
 # small file; an empty file arrives empty; the newest of two versions is
-# fetched.
+# fetched; a reader started before its publisher gets the file while the
+# publisher still waits for a repository.
 set -u
 B=${CCNX_BIN:?}
 T=$(mktemp -d /tmp/filetransfer-XXXXXX)
@@ -159,6 +160,21 @@ v2=$PUB_URI
 getfile ver2 ccnx:/ft/doc "$T/doc"
 cmp -s "$T/v2" "$T/doc" || fail "version discovery: got '$(cat "$T/doc")', not the newest"
 grep -q "$v2: 1 segments" "$T/ver2.get.err" || fail "version discovery: not $v2"
+# A reader started before its publisher: ccngetfile asks again soon, and
+# ccnputfile answers while it still waits (10 s here) for a repository, so
+# the file arrives before that wait is over.
+head -c 100000 /dev/urandom >"$T/small"
+timeout 60 "$B/ccngetfile" -v ccnx:/ft/together "$T/together" 2>"$T/together.get.err" &
+GET_PID=$!
+timeout 60 "$B/ccnputfile" -w 10 -x 20 ccnx:/ft/together "$T/small" 2>"$T/together.put.err" &
+PUBLISHERS+=($!)
+wait "$GET_PID" || fail "put and get together: ccngetfile exit $?"
+cmp -s "$T/small" "$T/together" || fail "put and get together: the file differs"
+grep -q "no repository answered" "$T/together.put.err" &&
+    fail "put and get together: the file came only after ccnputfile's wait for a repository"
+grep -q "version found in [0-9]* ms" "$T/together.get.err" || fail "-v: no discovery time"
+stop_publisher "${PUBLISHERS[-1]}"
+
 # In a sanitizer build, reports from ccnd (its log, once stopped) or from a
 # background publisher would otherwise go unnoticed.
 timeout 30 "$B/ccndstop" >/dev/null 2>&1 || fail "ccndstop"

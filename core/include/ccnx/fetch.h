@@ -99,7 +99,10 @@ int ccnx_fetch_object(struct ccnx_client *c, struct ccnx_verifier *v, const uint
  *
  * Interests with ChildSelector rightmost, AnswerOriginKind 1 and an Exclude
  * that admits only versions above the best one seen so far, repeated until a
- * round gets no answer within a few round-trip times. */
+ * round gets no answer within a few round-trip times (at least 150 ms).
+ * While nothing at all has answered, the first round is sent again after
+ * 100 ms, then after waits that double each time (200, 400, 800 ms ...),
+ * until timeout_ms, each attempt a new Interest whose lifetime is its wait. */
 #define CCNX_RESOLVE_NESTOK     1 /* look below a name that already ends in a version */
 #define CCNX_RESOLVE_SCOPE0     2 /* Scope 0, 1 or 2 on the Interests */
 #define CCNX_RESOLVE_SCOPE1     4
@@ -141,6 +144,7 @@ struct ccnx_fetch_stats {
     double cwnd;
     int64_t final_segment; /* -1 until FinalBlockID is known */
     double elapsed_s;      /* since the first segment Interest */
+    double resolve_s;      /* spent finding the newest version (0 without discovery) */
 };
 
 /* In-order data: segment `segment`'s content. May call ccnx_fetch_pause. */
