@@ -31,20 +31,12 @@ void chat_app_signals(void)
     signal(SIGPIPE, SIG_IGN);
 }
 
-static void say(struct chat_session *s, const char *text)
-{
-    struct chat_model *m = chat_session_model(s);
-    uint64_t now = 0;
-    ccnx_naming_timestamp_now(&now);
-    chat_model_notice(m, now, text, NULL);
-}
-
 static void who(struct chat_session *s)
 {
     struct chat_model *m = chat_session_model(s);
     int64_t now = ccnx_client_now_ms();
     char name[CHAT_NICK_MAX], line[256];
-    say(s, "members seen in the last 15 minutes:");
+    chat_session_notice(s, "members seen in the last 15 minutes:");
     for (size_t i = 0; i < chat_model_member_count(m); i++) {
         const struct chat_member *mb = chat_model_member_at(m, i);
         if (mb->departed || now - mb->last_seen_ms > WHO_WINDOW_MS)
@@ -53,7 +45,7 @@ static void who(struct chat_session *s)
                  chat_model_name(m, mb->digest, name), mb->digest[0], mb->digest[1], mb->digest[2],
                  mb->digest[3], (unsigned long long)mb->messages,
                  mb->hidden ? ", flooding (some hidden)" : "");
-        say(s, line);
+        chat_session_notice(s, line);
     }
 }
 
@@ -66,31 +58,31 @@ int chat_app_line(struct chat_session *s, char *line)
         return 0;
     case CHAT_CMD_SAY:
         if (chat_session_send(s, arg) < 0)
-            say(s, "the message could not be signed");
+            chat_session_notice(s, "the message could not be signed");
         return 0;
     case CHAT_CMD_ME:
         chat_session_action(s, arg);
         return 0;
     case CHAT_CMD_NICK:
         if (chat_session_set_nick(s, arg) < 0)
-            say(s, "that nickname cannot be used");
+            chat_session_notice(s, "that nickname cannot be used");
         return 0;
     case CHAT_CMD_WHO:
         who(s);
         return 0;
     case CHAT_CMD_HELP:
         for (size_t i = 0; chat_command_help[i] != NULL; i++)
-            say(s, chat_command_help[i]);
+            chat_session_notice(s, chat_command_help[i]);
         return 0;
     case CHAT_CMD_QUIT:
         return 1;
     case CHAT_CMD_MISSING:
         snprintf(msg, sizeof msg, "/%s needs an argument (/help lists the commands)", arg);
-        say(s, msg);
+        chat_session_notice(s, msg);
         return 0;
     case CHAT_CMD_UNKNOWN:
         snprintf(msg, sizeof msg, "unknown command /%.200s (/help lists the commands)", arg);
-        say(s, msg);
+        chat_session_notice(s, msg);
         return 0;
     }
     return 0;

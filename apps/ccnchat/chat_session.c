@@ -105,7 +105,7 @@ static void emit(struct chat_session *s, enum chat_event ev, const struct chat_m
         s->fn(s->arg, ev, msg);
 }
 
-static void notice(struct chat_session *s, const char *text)
+void chat_session_notice(struct chat_session *s, const char *text)
 {
     size_t pos;
     if (chat_model_notice(s->model, now_ticks(), text, &pos) == 0)
@@ -277,7 +277,7 @@ static void accept_message(struct chat_session *s, const struct chat_wire_obj *w
         char name[CHAT_NICK_MAX], line[CHAT_NICK_MAX + 64];
         snprintf(line, sizeof line, "%s is flooding the room: messages hidden",
                  chat_model_name(s->model, w->publisher, name));
-        notice(s, line);
+        chat_session_notice(s, line);
     }
     if (rc != CHAT_ADD_NEW)
         return;
@@ -736,7 +736,7 @@ void chat_session_poll(struct chat_session *s)
         snprintf(line, sizeof line, "connected to ccnd again (%s)", ccnx_client_where(s->c));
     else
         snprintf(line, sizeof line, "lost ccnd at %s: reconnecting", ccnx_client_where(s->c));
-    notice(s, line);
+    chat_session_notice(s, line);
     emit(s, CHAT_EV_CHANGED, NULL);
 }
 

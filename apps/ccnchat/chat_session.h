@@ -60,6 +60,9 @@ int chat_session_send(struct chat_session *s, const char *text);
 int chat_session_action(struct chat_session *s, const char *text);
 /* Publishes a new member object with the nickname. */
 int chat_session_set_nick(struct chat_session *s, const char *nick);
+/* A line of the program's own (trusted text) in the room's scrollback,
+ * announced to the view like a message. */
+void chat_session_notice(struct chat_session *s, const char *text);
 const char *chat_session_nick(const struct chat_session *s);
 const char *chat_session_room(const struct chat_session *s);
 const uint8_t *chat_session_digest(const struct chat_session *s);

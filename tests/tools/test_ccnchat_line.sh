@@ -32,6 +32,12 @@ wait_for alice "] after nick"
 grep -F "after nick" "$T/alice.out" | grep -q '^\[robert ' || fail "the nickname did not reach alice"
 say alice "/me waves"
 wait_for bob "] * alice waves"
+# Commands answer on the member's own output.
+say alice "/help"
+wait_for alice "*** /nick NAME"
+say alice "/who"
+wait_for alice "*** members seen in the last 15 minutes:"
+wait_for alice "***   robert "
 
 # Escape sequences and bidirectional overrides from a member reach the
 # other's output inert.
