@@ -125,14 +125,14 @@ static void round_content(void *arg, const uint8_t *obj, size_t len,
                           const struct ccnx_content_parsed *pc);
 static void round_timeout(void *arg);
 
-static int send_round(struct ccnx_resolve *r, int wait_ms, unsigned retries)
+static int send_round(struct ccnx_resolve *r, int wait_ms)
 {
     const uint8_t *low = r->best_len > 0 ? r->best : low_version;
     size_t low_len = r->best_len > 0 ? r->best_len : sizeof low_version;
     ccnx_buf_reset(&r->msg);
     int rc = ccnx_resolve_interest(&r->msg, &r->prefix, low, low_len, r->res < 0, r->flags,
                                    lifetime_for(wait_ms));
-    struct ccnx_express_opts o = {round_content, round_timeout, r, wait_ms, retries};
+    struct ccnx_express_opts o = {round_content, round_timeout, r, wait_ms, 0};
     if (rc == 0) {
         rc = ccnx_client_express(r->c, r->msg.data, r->msg.len, &o, &r->pending_id);
     }
@@ -147,7 +147,7 @@ static int first_round_again(struct ccnx_resolve *r)
         return -1;
     }
     r->attempt_ms *= 2;
-    return send_round(r, r->attempt_ms < left_ms ? r->attempt_ms : left_ms, 0);
+    return send_round(r, r->attempt_ms < left_ms ? r->attempt_ms : left_ms);
 }
 
 static void round_timeout(void *arg)
@@ -197,7 +197,7 @@ static void round_content(void *arg, const uint8_t *obj, size_t len,
     int wait_ms = (int)(r->rtt_max_us * 4 / 1000);
     wait_ms = wait_ms < MIN_ROUND_MS ? MIN_ROUND_MS : wait_ms;
     wait_ms = wait_ms < left_ms ? wait_ms : left_ms;
-    if (!found || left_ms <= 0 || send_round(r, wait_ms, 0) != 0) {
+    if (!found || left_ms <= 0 || send_round(r, wait_ms) != 0) {
         resolve_finish(r);
     }
 }
@@ -241,7 +241,7 @@ int ccnx_resolve_start(struct ccnx_client *c, const struct ccnx_name *prefix, in
         rc = ccnx_client_schedule(c, 0, resolve_kept, r, &r->timer_id);
     } else if (rc == 0) {
         r->attempt_ms = FIRST_ATTEMPT_MS < r->timeout_ms ? FIRST_ATTEMPT_MS : r->timeout_ms;
-        rc = send_round(r, r->attempt_ms, 0);
+        rc = send_round(r, r->attempt_ms);
     }
     if (rc != 0) {
         resolve_free(r);

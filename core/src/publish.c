@@ -31,7 +31,7 @@ void ccnx_seqwriter_opts_init(struct ccnx_seqwriter_opts *o)
     o->batch_max = CCNX_SEQWRITER_BATCH_DEFAULT;
     o->buffer_limit = CCNX_SEQWRITER_BUFFER_DEFAULT;
     o->flush_ms = CCNX_SEQWRITER_FLUSH_MS;
-    o->resend_ms = -1;
+    o->resend_ms = 0;
     o->filter_mode = CCNX_FILTER_REGISTER;
 }
 

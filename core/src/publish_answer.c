@@ -79,8 +79,8 @@ static int sw_matches(const struct sw_batch *b, size_t i, const uint8_t *ibuf,
 static int sw_answer_with(struct ccnx_seqwriter *w, const struct sw_batch *b, size_t i)
 {
     uint64_t seg = b->first + i;
-    int resend_ms = w->o.resend_ms > 0 ? w->o.resend_ms : 0;
-    if (b->sent_ms[i] != 0 && ccnx_client_now_ms() - b->sent_ms[i] < resend_ms) {
+    if (w->o.resend_ms > 0 && b->sent_ms[i] != 0 &&
+        ccnx_client_now_ms() - b->sent_ms[i] < w->o.resend_ms) {
         w->stats.resends_avoided++;
         return 0;
     }

@@ -47,7 +47,6 @@ struct ccnx_key;
 #define CCNX_SEQWRITER_BUFFER_DEFAULT ((size_t)32 << 20)
 #define CCNX_SEQWRITER_FLUSH_MS       20  /* pause after which complete segments are signed */
 #define CCNX_SEQWRITER_MAX_WAITING    256 /* remembered Interests for future segments */
-#define CCNX_SEQWRITER_RESEND_MS      250 /* see resend_ms */
 
 /* Where objects go when the seqwriter has no client (tests, other
  * transports): return 0, or a negative code that write/close pass on. */
