@@ -9,18 +9,22 @@
 #include <ccnx/naming.h>
 #include <ccnx/publish_sign.h>
 
-/* Component i of an encoded Name (a view), or 0 when it has none. */
-static int name_comp(const uint8_t *enc, size_t len, size_t i, struct ccnx_comp *out)
+#define SUFFIX_MAX 4 /* components after the room: members, keyid, version, segment */
+
+/* The components of an encoded Name after its first `skip`, in one pass:
+ * how many there are (at most SUFFIX_MAX kept), or -1 for a malformed Name. */
+static int suffix_comps(const uint8_t *enc, size_t len, size_t skip,
+                        struct ccnx_comp out[SUFFIX_MAX])
 {
     struct ccnx_name_iter it;
+    struct ccnx_comp c;
+    int rc, n = 0;
     if (ccnx_name_iter_init(&it, enc, len) < 0)
-        return 0;
-    for (size_t k = 0;; k++) {
-        if (ccnx_name_iter_next(&it, out) != 1)
-            return 0;
-        if (k == i)
-            return 1;
-    }
+        return -1;
+    for (size_t k = 0; (rc = ccnx_name_iter_next(&it, &c)) == 1; k++)
+        if (k >= skip && n++ < SUFFIX_MAX)
+            out[n - 1] = c;
+    return rc < 0 ? -1 : n;
 }
 
 static int comp_copy(const struct ccnx_comp *c, struct chat_comp *out)
@@ -37,20 +41,15 @@ static int is_segment_zero(const struct ccnx_comp *c)
     return c->n == 1 && c->p[0] == 0;
 }
 
-/* <room>/members/<keyid>/<version>/%00 signed by the key the keyid names. */
-static int parse_member(const struct ccnx_name *room, const uint8_t *obj,
-                        const struct ccnx_content_parsed *pc, struct chat_wire_obj *out)
+/* <room>/members/<keyid>/<version>/%00 signed by the key the keyid names;
+ * c holds the n components after the room. */
+static int parse_member(const uint8_t *obj, const struct ccnx_content_parsed *pc,
+                        const struct ccnx_comp *c, int n, struct chat_wire_obj *out)
 {
-    const uint8_t *enc = obj + pc->name.off;
-    struct ccnx_comp keyid, version, seg;
     const uint8_t *digest;
-    if (pc->name_count != room->count + 4 ||
-        !name_comp(enc, pc->name.len, room->count + 1, &keyid) ||
-        !name_comp(enc, pc->name.len, room->count + 2, &version) ||
-        !name_comp(enc, pc->name.len, room->count + 3, &seg))
-        return CCNX_E_VALUE;
-    if (ccnx_naming_keyid_digest(keyid.p, keyid.n, &digest) < 0 || !is_segment_zero(&seg) ||
-        !ccnx_naming_is_version(version.p, version.n) || !comp_copy(&version, &out->version))
+    if (n != 4 || ccnx_naming_keyid_digest(c[1].p, c[1].n, &digest) < 0 ||
+        !ccnx_naming_is_version(c[2].p, c[2].n) || !is_segment_zero(&c[3]) ||
+        !comp_copy(&c[2], &out->version))
         return CCNX_E_VALUE;
     if (memcmp(digest, obj + pc->publisher.off, CHAT_DIGEST_LEN) != 0)
         return CCNX_E_VALUE; /* a nickname is only taken from its own key */
@@ -63,23 +62,25 @@ int chat_wire_parse(const struct ccnx_name *room, const uint8_t *obj,
                     struct chat_comp *first, int *has_first)
 {
     const uint8_t *enc = obj + pc->name.off;
-    struct ccnx_comp c0, c1;
+    struct ccnx_comp c[SUFFIX_MAX];
     *has_first = 0;
     memset(out, 0, sizeof *out);
-    if (!ccnx_name_is_prefix_ccnb(room->enc.data, room->enc.len, enc, pc->name.len) ||
-        !name_comp(enc, pc->name.len, room->count, &c0))
+    if (!ccnx_name_is_prefix_ccnb(room->enc.data, room->enc.len, enc, pc->name.len))
         return CCNX_E_VALUE;
-    *has_first = comp_copy(&c0, first);
+    int n = suffix_comps(enc, pc->name.len, room->count, c);
+    if (n < 1)
+        return CCNX_E_VALUE;
+    *has_first = comp_copy(&c[0], first);
     if (pc->publisher.len != CHAT_DIGEST_LEN || pc->type != CCNX_TYPE_DATA)
         return CCNX_E_VALUE;
     out->publisher = obj + pc->publisher.off;
     out->text = obj + pc->content_value.off;
     out->text_len = pc->content_value.len;
-    if (c0.n == strlen(CHAT_MEMBERS_COMPONENT) && memcmp(c0.p, CHAT_MEMBERS_COMPONENT, c0.n) == 0)
-        return parse_member(room, obj, pc, out);
-    if (pc->name_count != room->count + 2 || !name_comp(enc, pc->name.len, room->count + 1, &c1) ||
-        !ccnx_naming_is_version(c0.p, c0.n) || !is_segment_zero(&c1) ||
-        !comp_copy(&c0, &out->version))
+    if (c[0].n == strlen(CHAT_MEMBERS_COMPONENT) &&
+        memcmp(c[0].p, CHAT_MEMBERS_COMPONENT, c[0].n) == 0)
+        return parse_member(obj, pc, c, n, out);
+    if (n != 2 || !ccnx_naming_is_version(c[0].p, c[0].n) || !is_segment_zero(&c[1]) ||
+        !comp_copy(&c[0], &out->version))
         return CCNX_E_VALUE;
     out->kind = CHAT_WIRE_MESSAGE;
     return 0;
