@@ -67,7 +67,7 @@ struct chat_session {
     uint64_t filter_id;
     uint64_t live_id;
     int live_first_done;
-    int walking, history_started, history_done;
+    int history_started, history_done;
     size_t history_got, history_steps;
     uint64_t history_id;
     uint64_t join_ticks, last_ticks;
@@ -83,7 +83,6 @@ struct chat_session {
     size_t nheld;
     int done_waits; /* the history ended while messages were held */
     int was_connected;
-    uint64_t interests, answered;
 };
 
 void chat_session_opts_init(struct chat_session_opts *o)
@@ -132,7 +131,6 @@ static int express(struct chat_session *s, struct ccnx_buf *interest, ccnx_conte
     if (rc == 0)
         rc = ccnx_client_express(s->c, interest->data, interest->len, &eo, id);
     ccnx_buf_free(interest);
-    s->interests += rc == 0;
     return rc;
 }
 
@@ -152,7 +150,6 @@ static void express_live(struct chat_session *s)
 
 static void history_end(struct chat_session *s)
 {
-    s->walking = 0;
     if (s->history_done)
         return;
     if (s->nheld > 0) {
@@ -185,7 +182,7 @@ static void start_history(struct chat_session *s)
 {
     if (s->history_started)
         return;
-    s->history_started = s->walking = 1;
+    s->history_started = 1;
     express_history(s);
 }
 
@@ -484,8 +481,7 @@ static int answer(struct chat_session *s, const struct stored *st, const uint8_t
 {
     if (!ccnx_match(interest, pi, st->obj.data, st->obj.len, &st->pc, st->digest))
         return 0;
-    if (ccnx_client_put(s->c, st->obj.data, st->obj.len) == 0)
-        s->answered++;
+    ccnx_client_put(s->c, st->obj.data, st->obj.len);
     return 1;
 }
 
@@ -763,10 +759,4 @@ struct chat_model *chat_session_model(struct chat_session *s)
 int chat_session_history_done(const struct chat_session *s)
 {
     return s->history_done;
-}
-
-void chat_session_counters(const struct chat_session *s, uint64_t *interests, uint64_t *answered)
-{
-    *interests = s->interests;
-    *answered = s->answered;
 }

@@ -70,7 +70,5 @@ struct chat_model *chat_session_model(struct chat_session *s);
 /* Call after each turn of the loop: notices connection changes. */
 void chat_session_poll(struct chat_session *s);
 int chat_session_history_done(const struct chat_session *s);
-/* Interests expressed, objects answered from the store. */
-void chat_session_counters(const struct chat_session *s, uint64_t *interests, uint64_t *answered);
 
 #endif
