@@ -1,0 +1,804 @@
+/* Discovery of children, from repositories, the cache and the network, and
+ * probes of one object (see explore_disco.h). */
+#include "explore_disco.h"
+
+#include <ccnx/error.h>
+#include <ccnx/interest.h>
+#include <ccnx/link.h>
+#include <ccnx/naming.h>
+#include <ccnx/uri.h>
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ENUM_BODY_MAX (16u << 20) /* a listing bigger than this is refused */
+
+struct walk {
+    int scope;       /* -1 none, 0 the local content store */
+    unsigned source; /* EX_SRC_* credited for new names */
+    int running;
+    int rounds;
+    uint8_t *last; /* everything up to this component is excluded */
+    size_t last_n;
+};
+
+/* A repository heard answering the enumeration request. */
+struct responder {
+    struct dnode *dn;
+    uint8_t keyid[CCNX_KEYID_LEN];
+    size_t keyid_n;
+    uint64_t version; /* of the reply read; 0 none yet */
+    struct ccnx_buf body;
+    struct ccnx_fetch *fetch;
+};
+
+struct dnode {
+    struct ex_disco *d;
+    struct ex_node *node;
+    int exploring; /* discovery started and not finished */
+    int explored;  /* finished at least once */
+    int enum_running;
+    unsigned replies; /* listing requests and fetches running */
+    struct responder **resp;
+    size_t nresp;
+    struct walk cache, net;
+    int probe_state;
+    struct ccnx_buf object;
+    size_t first_len; /* content bytes of the probed first segment */
+    enum ex_verify_state verify;
+    char *verify_error;
+    unsigned busy;
+};
+
+enum req_kind { REQ_ENUM, REQ_REPLY, REQ_WALK, REQ_PROBE, REQ_SIZE };
+
+struct req {
+    struct req *next, *prev;
+    struct dnode *dn;
+    enum req_kind kind;
+    struct responder *resp;
+    struct walk *walk;
+    struct ex_node *holder; /* REQ_SIZE: the node whose content is measured */
+    uint64_t final;
+    uint64_t id;
+};
+
+struct ex_disco {
+    struct ccnx_client *c;
+    struct ex_tree *t;
+    struct ex_disco_opts o;
+    struct ex_disco_events ev;
+    struct ccnx_verifier *v;
+    struct req head;
+    struct dnode **all;
+    size_t nall, capall;
+    size_t fetches;
+};
+
+void ex_disco_opts_init(struct ex_disco_opts *o)
+{
+    o->wait_ms = EX_WAIT_MS_DEFAULT;
+    o->walk_rounds = EX_WALK_ROUNDS_DEFAULT;
+    o->verify = 1;
+}
+
+static void changed(struct ex_disco *d)
+{
+    if (d->ev.changed != NULL)
+        d->ev.changed(d->ev.arg);
+}
+
+static void say(struct ex_disco *d, const struct ex_node *node, const char *fmt, ...)
+{
+    struct ccnx_buf text = CCNX_BUF_INIT;
+    va_list ap;
+    va_start(ap, fmt);
+    ccnx_buf_vprintf(&text, fmt, ap);
+    va_end(ap);
+    ccnx_buf_append_str(&text, " under ");
+    ex_node_uri(d->t, node, &text);
+    if (d->ev.message != NULL && ccnx_buf_status(&text) == 0)
+        d->ev.message(d->ev.arg, ccnx_buf_cstr(&text));
+    ccnx_buf_free(&text);
+}
+
+/* ---- Per-node state ---- */
+
+static struct dnode *dnode_of(struct ex_disco *d, struct ex_node *node)
+{
+    if (node->disco != NULL)
+        return node->disco;
+    if (d->nall == d->capall) {
+        size_t cap = d->capall ? 2 * d->capall : 64;
+        struct dnode **all = realloc(d->all, cap * sizeof *all);
+        if (all == NULL)
+            return NULL;
+        d->all = all;
+        d->capall = cap;
+    }
+    struct dnode *dn = calloc(1, sizeof *dn);
+    if (dn == NULL)
+        return NULL;
+    dn->d = d;
+    dn->node = node;
+    dn->cache = (struct walk){.scope = 0, .source = EX_SRC_CACHE};
+    dn->net = (struct walk){.scope = -1, .source = EX_SRC_PRODUCER};
+    ccnx_buf_init(&dn->object);
+    d->all[d->nall++] = dn;
+    node->disco = dn;
+    return dn;
+}
+
+static void dnode_free(struct dnode *dn)
+{
+    for (size_t i = 0; i < dn->nresp; i++) {
+        ccnx_fetch_destroy(dn->resp[i]->fetch);
+        ccnx_buf_free(&dn->resp[i]->body);
+        free(dn->resp[i]);
+    }
+    free(dn->resp);
+    free(dn->cache.last);
+    free(dn->net.last);
+    ccnx_buf_free(&dn->object);
+    free(dn->verify_error);
+    dn->node->disco = NULL;
+    free(dn);
+}
+
+int ex_disco_create(struct ccnx_client *c, struct ex_tree *t, const struct ex_disco_opts *o,
+                    const struct ex_disco_events *ev, struct ex_disco **out)
+{
+    struct ex_disco *d = calloc(1, sizeof *d);
+    *out = d;
+    if (d == NULL)
+        return CCNX_E_NOMEM;
+    d->c = c;
+    d->t = t;
+    d->o = *o;
+    d->ev = *ev;
+    d->head.next = d->head.prev = &d->head;
+    if (ccnx_verifier_create(c, &d->v) != 0) {
+        free(d);
+        *out = NULL;
+        return CCNX_E_NOMEM;
+    }
+    ccnx_verifier_set_enabled(d->v, o->verify);
+    return 0;
+}
+
+void ex_disco_destroy(struct ex_disco *d)
+{
+    if (d == NULL)
+        return;
+    while (d->head.next != &d->head) {
+        struct req *q = d->head.next;
+        ccnx_client_cancel(d->c, q->id);
+        q->next->prev = q->prev;
+        q->prev->next = q->next;
+        free(q);
+    }
+    ccnx_verifier_destroy(d->v);
+    for (size_t i = 0; i < d->nall; i++)
+        dnode_free(d->all[i]);
+    free(d->all);
+    free(d);
+}
+
+/* ---- Requests ---- */
+
+static void req_done(struct req *q)
+{
+    q->next->prev = q->prev;
+    q->prev->next = q->next;
+    q->dn->busy--;
+    free(q);
+}
+
+static void on_content(void *arg, const uint8_t *obj, size_t len,
+                       const struct ccnx_content_parsed *pc);
+static void on_timeout(void *arg);
+
+/* Expresses an Interest for `name` with the given selectors; q is filled
+ * by the caller and owned by the request from here on. */
+static int express(struct ex_disco *d, struct req *q, const struct ccnx_name *name,
+                   const struct ccnx_exclude_item *ex, size_t nex, int child, int scope)
+{
+    struct ccnx_interest_params ip;
+    struct ccnx_buf msg = CCNX_BUF_INIT;
+    ccnx_interest_params_init(&ip);
+    ip.name = name->enc.data;
+    ip.name_len = name->enc.len;
+    ip.exclude = nex ? ex : NULL;
+    ip.exclude_count = nex;
+    ip.child_selector = child;
+    ip.scope = scope;
+    /* ccnd's content store answers at once: the cache walk waits less. */
+    int wait = q->kind == REQ_WALK && q->walk->scope == 0 ? d->o.wait_ms / 4 : d->o.wait_ms;
+    ip.lifetime_units = (int64_t)wait * 4096 / 1000;
+    struct ccnx_express_opts eo = {on_content, on_timeout, q, wait, 0};
+    int r = ccnx_interest_build(&msg, &ip);
+    r = r == 0 ? ccnx_client_express(d->c, msg.data, msg.len, &eo, &q->id) : r;
+    ccnx_buf_free(&msg);
+    if (r != 0) {
+        free(q);
+        return r;
+    }
+    q->prev = d->head.prev;
+    q->next = &d->head;
+    q->prev->next = q;
+    d->head.prev = q;
+    q->dn->busy++;
+    return 0;
+}
+
+static struct req *new_req(struct dnode *dn, enum req_kind kind)
+{
+    struct req *q = calloc(1, sizeof *q);
+    if (q != NULL) {
+        q->dn = dn;
+        q->kind = kind;
+    }
+    return q;
+}
+
+/* The node's name plus the components given (each a pointer and length). */
+static int node_name_plus(struct dnode *dn, struct ccnx_name *out, const char *command,
+                          const uint8_t *comp, size_t n)
+{
+    int r = ex_node_name(dn->d->t, dn->node, out);
+    r = r == 0 && command != NULL ? ccnx_naming_append_command(out, command, NULL, 0) : r;
+    return r == 0 && comp != NULL ? ccnx_name_append(out, comp, n) : r;
+}
+
+static void finish_if_idle(struct dnode *dn);
+
+/* ---- Repositories: name enumeration ---- */
+
+static int cmp_item(const void *a, const void *b)
+{
+    const struct ccnx_exclude_item *x = a, *y = b;
+    return ccnx_comp_compare(x->p, x->n, y->p, y->n);
+}
+
+static void enum_round(struct dnode *dn)
+{
+    struct ccnx_exclude_item *ex = calloc(dn->nresp + 1, sizeof *ex);
+    struct ccnx_name name;
+    struct req *q = new_req(dn, REQ_ENUM);
+    int r = ex != NULL && q != NULL ? ccnx_name_init(&name) : CCNX_E_NOMEM;
+    for (size_t i = 0; r == 0 && i < dn->nresp; i++)
+        ex[i] = (struct ccnx_exclude_item){CCNX_EXCLUDE_COMPONENT, dn->resp[i]->keyid,
+                                           dn->resp[i]->keyid_n};
+    if (r == 0) {
+        qsort(ex, dn->nresp, sizeof *ex, cmp_item);
+        r = node_name_plus(dn, &name, "E.be", NULL, 0);
+        r = r == 0 ? express(dn->d, q, &name, ex, dn->nresp, -1, -1) : r;
+        q = NULL; /* owned by the request, or freed by express */
+        ccnx_name_free(&name);
+    }
+    free(q);
+    free(ex);
+    dn->enum_running = r == 0;
+    if (r != 0)
+        say(dn->d, dn->node, "cannot ask repositories (%s)", ccnx_client_error(dn->d->c));
+}
+
+static void reply_request(struct responder *rp)
+{
+    struct dnode *dn = rp->dn;
+    struct ccnx_exclude_item ex[2];
+    uint8_t vcomp[CCNX_VERSION_MAX_LEN];
+    size_t nex = 0;
+    if (rp->version > 0) {
+        int vlen = ccnx_naming_version_build(rp->version, vcomp);
+        ex[0] = (struct ccnx_exclude_item){CCNX_EXCLUDE_ANY, NULL, 0};
+        ex[1] = (struct ccnx_exclude_item){CCNX_EXCLUDE_COMPONENT, vcomp, (size_t)vlen};
+        nex = vlen > 0 ? 2 : 0;
+    }
+    struct ccnx_name name;
+    struct req *q = new_req(dn, REQ_REPLY);
+    if (q == NULL || ccnx_name_init(&name) != 0) {
+        free(q);
+        return;
+    }
+    q->resp = rp;
+    if (node_name_plus(dn, &name, "E.be", rp->keyid, rp->keyid_n) != 0 ||
+        express(dn->d, q, &name, ex, nex, 1, -1) != 0)
+        say(dn->d, dn->node, "cannot ask a repository for its listing");
+    else
+        dn->replies++;
+    ccnx_name_free(&name);
+}
+
+static void read_collection(struct responder *rp)
+{
+    struct dnode *dn = rp->dn;
+    struct ccnx_collection_iter it;
+    struct ccnx_link link;
+    size_t added = 0;
+    int r = ccnx_collection_iter_init(&it, rp->body.data, rp->body.len);
+    while (r == 0 && (r = ccnx_collection_iter_next(&it, &link)) == 1) {
+        struct ccnx_name_iter ni;
+        struct ccnx_comp comp;
+        r = ccnx_name_iter_init(&ni, link.name, link.name_len);
+        if (r == 0 && ccnx_name_iter_next(&ni, &comp) == 1) {
+            struct ex_node *k = ex_node_child(dn->d->t, dn->node, comp.p, comp.n, NULL);
+            if (k == NULL)
+                r = CCNX_E_NOMEM;
+            else
+                k->sources |= EX_SRC_REPO;
+            added++;
+        }
+    }
+    if (r < 0)
+        say(dn->d, dn->node, "a repository's listing is malformed (%zu names read)", added);
+    ccnx_buf_reset(&rp->body);
+    changed(dn->d);
+}
+
+static void reap_fetch(void *arg)
+{
+    struct responder *rp = arg;
+    ccnx_fetch_destroy(rp->fetch);
+    rp->fetch = NULL;
+    rp->dn->d->fetches--;
+    rp->dn->busy--;
+    rp->dn->replies--;
+    finish_if_idle(rp->dn);
+}
+
+static void reply_data(void *arg, uint64_t segment, const uint8_t *p, size_t n)
+{
+    (void)segment;
+    struct responder *rp = arg;
+    if (rp->body.len + n <= ENUM_BODY_MAX)
+        ccnx_buf_append(&rp->body, p, n);
+}
+
+static void reply_done(void *arg, int result, const char *error)
+{
+    struct responder *rp = arg;
+    if (result == 0 && rp->body.len < ENUM_BODY_MAX)
+        read_collection(rp);
+    else
+        say(rp->dn->d, rp->dn->node, "a repository's listing could not be read (%s)",
+            result == 0 ? "too big" : error);
+    ccnx_client_schedule(rp->dn->d->c, 0, reap_fetch, rp, NULL);
+}
+
+static void fetch_reply(struct responder *rp, const struct ccnx_name *versioned)
+{
+    struct ccnx_fetch_params p;
+    ccnx_fetch_params_init(&p);
+    p.name = versioned;
+    p.resolve = 0;
+    p.timeout_ms = 4 * rp->dn->d->o.wait_ms;
+    p.on_data = reply_data;
+    p.on_done = reply_done;
+    p.arg = rp;
+    ccnx_buf_reset(&rp->body);
+    if (ccnx_fetch_start(rp->dn->d->c, &p, &rp->fetch) != 0) {
+        ccnx_fetch_destroy(rp->fetch);
+        rp->fetch = NULL;
+        say(rp->dn->d, rp->dn->node, "cannot read a repository's listing");
+        return;
+    }
+    rp->dn->d->fetches++;
+    rp->dn->busy++;
+    rp->dn->replies++;
+}
+
+/* A reply segment under <name>/%C1.E.be/<key id>/<version>/<segment>. */
+static void reply_content(struct req *q, const uint8_t *obj, const struct ccnx_content_parsed *pc)
+{
+    struct dnode *dn = q->dn;
+    struct responder *rp = q->resp;
+    struct ccnx_name name;
+    struct ccnx_comp v, s;
+    uint64_t version, seg, final = 0;
+    size_t base = dn->d->t->prefix.count + (size_t)ex_node_depth(dn->node) + 2;
+    if (ccnx_name_init(&name) != 0)
+        return;
+    int ok = ccnx_name_set_ccnb(&name, obj + pc->name.off, pc->name.len) == 0 &&
+             name.count == base + 2 && ccnx_name_comp(&name, base, &v) == 0 &&
+             ccnx_name_comp(&name, base + 1, &s) == 0 &&
+             ccnx_naming_version_decode(v.p, v.n, &version) == 0 &&
+             ccnx_naming_segment_decode(s.p, s.n, &seg) == 0 && version > rp->version;
+    if (!ok) {
+        say(dn->d, dn->node, "a repository's listing is not named as the protocol says");
+    } else if (rp->fetch == NULL) {
+        rp->version = version;
+        if (pc->has_final_block_id)
+            ccnx_naming_segment_decode(obj + pc->final_block_id.off, pc->final_block_id.len,
+                                       &final);
+        if (seg == 0 && final == 0 && pc->has_final_block_id) {
+            ccnx_buf_reset(&rp->body);
+            ccnx_buf_append(&rp->body, obj + pc->content_value.off, pc->content_value.len);
+            read_collection(rp);
+        } else if (ccnx_name_truncate(&name, base + 1) == 0) {
+            fetch_reply(rp, &name);
+        }
+    }
+    ccnx_name_free(&name);
+}
+
+/* An answer to <name>/%C1.E.be: a new responder's key id. */
+static void enum_content(struct req *q, const uint8_t *obj, const struct ccnx_content_parsed *pc)
+{
+    struct dnode *dn = q->dn;
+    struct ccnx_name name;
+    struct ccnx_comp k;
+    size_t at = dn->d->t->prefix.count + (size_t)ex_node_depth(dn->node) + 1;
+    if (ccnx_name_init(&name) != 0)
+        return;
+    int ok = ccnx_name_set_ccnb(&name, obj + pc->name.off, pc->name.len) == 0 &&
+             ccnx_name_comp(&name, at, &k) == 0 && ccnx_naming_is_keyid(k.p, k.n);
+    struct responder *rp = ok ? calloc(1, sizeof *rp) : NULL;
+    struct responder **all = rp != NULL ? realloc(dn->resp, (dn->nresp + 1) * sizeof *all) : NULL;
+    if (!ok) {
+        say(dn->d, dn->node, "an answer to the listing request has no responder key id");
+        dn->enum_running = 0;
+    } else if (all == NULL) {
+        free(rp);
+        dn->enum_running = 0;
+    } else {
+        dn->resp = all;
+        rp->dn = dn;
+        memcpy(rp->keyid, k.p, k.n);
+        rp->keyid_n = k.n;
+        ccnx_buf_init(&rp->body);
+        for (size_t i = 0; i < dn->nresp; i++)
+            if (dn->resp[i]->keyid_n == k.n && memcmp(dn->resp[i]->keyid, k.p, k.n) == 0)
+                ok = 0; /* a responder that ignores the Exclude: stop asking */
+        if (ok) {
+            dn->resp[dn->nresp++] = rp;
+            reply_request(rp);
+            enum_round(dn);
+        } else {
+            free(rp);
+            dn->enum_running = 0;
+        }
+    }
+    ccnx_name_free(&name);
+}
+
+/* ---- The cache and the network: Exclude walks ---- */
+
+/* The components a walk excludes one by one, sorted: the listing marker
+ * (enumeration replies are not children, and the client would hand a
+ * cached reply to any walk Interest it matches), and for the network walk
+ * the known children past the walk's position. *range_to (NULL if none)
+ * is the greatest known child when not all of them fit. */
+static size_t walk_excluded(const struct dnode *dn, const struct walk *w,
+                            struct ccnx_exclude_item *items, const struct ex_node **range_to)
+{
+    static const uint8_t marker[] = {CCNX_MARKER_CONTROL, '.', 'E', '.', 'b', 'e'};
+    const struct ex_node *node = dn->node;
+    size_t n = 0;
+    *range_to = NULL;
+    if (w->last == NULL || ccnx_comp_compare(marker, sizeof marker, w->last, w->last_n) > 0)
+        items[n++] = (struct ccnx_exclude_item){CCNX_EXCLUDE_COMPONENT, marker, sizeof marker};
+    for (size_t i = 0; w->source == EX_SRC_PRODUCER && i < node->nkids; i++) {
+        const struct ex_node *k = node->kids[i];
+        if (w->last != NULL && ccnx_comp_compare(k->comp, k->n, w->last, w->last_n) <= 0)
+            continue;
+        if (n > EX_WALK_EXPLICIT) {
+            *range_to = node->kids[node->nkids - 1];
+            items[n++] = (struct ccnx_exclude_item){CCNX_EXCLUDE_COMPONENT, (*range_to)->comp,
+                                                    (*range_to)->n};
+            break;
+        }
+        items[n++] = (struct ccnx_exclude_item){CCNX_EXCLUDE_COMPONENT, k->comp, k->n};
+    }
+    qsort(items, n, sizeof *items, cmp_item);
+    return n;
+}
+
+static int walk_round(struct dnode *dn, struct walk *w)
+{
+    struct ccnx_exclude_item *items = calloc(EX_WALK_EXPLICIT + 3, sizeof *items);
+    struct ccnx_exclude_item *ex = calloc(EX_WALK_EXPLICIT + 6, sizeof *ex);
+    struct req *q = new_req(dn, REQ_WALK);
+    struct ccnx_name name;
+    int r = items != NULL && ex != NULL && q != NULL ? ccnx_name_init(&name) : CCNX_E_NOMEM;
+    size_t n = 0;
+    if (r == 0) {
+        q->walk = w;
+        if (w->last != NULL) {
+            ex[n++] = (struct ccnx_exclude_item){CCNX_EXCLUDE_ANY, NULL, 0};
+            ex[n++] = (struct ccnx_exclude_item){CCNX_EXCLUDE_COMPONENT, w->last, w->last_n};
+        }
+        /* Past EX_WALK_EXPLICIT known names, one range up to the greatest. */
+        const struct ex_node *range_to;
+        size_t k = walk_excluded(dn, w, items, &range_to);
+        for (size_t i = 0; i < k; i++) {
+            if (range_to != NULL && items[i].p == range_to->comp)
+                ex[n++] = (struct ccnx_exclude_item){CCNX_EXCLUDE_ANY, NULL, 0};
+            ex[n++] = items[i];
+        }
+        r = node_name_plus(dn, &name, NULL, NULL, 0);
+        r = r == 0 ? express(dn->d, q, &name, ex, n, -1, w->scope) : r;
+        q = NULL;
+        ccnx_name_free(&name);
+    }
+    free(q);
+    free(items);
+    free(ex);
+    w->running = r == 0;
+    w->rounds++;
+    return r;
+}
+
+static int set_last(struct walk *w, const uint8_t *p, size_t n)
+{
+    if (w->last != NULL && ccnx_comp_compare(p, n, w->last, w->last_n) <= 0)
+        return 0; /* an answer out of order: the range does not move back */
+    uint8_t *copy = malloc(n ? n : 1);
+    if (copy == NULL)
+        return CCNX_E_NOMEM;
+    memcpy(copy, p, n);
+    free(w->last);
+    w->last = copy;
+    w->last_n = n;
+    return 0;
+}
+
+static void walk_content(struct req *q, const uint8_t *obj, size_t len,
+                         const struct ccnx_content_parsed *pc)
+{
+    struct dnode *dn = q->dn;
+    struct walk *w = q->walk;
+    struct ccnx_name name;
+    struct ccnx_comp c;
+    uint8_t digest[CCNX_DIGEST_LEN];
+    size_t at = dn->d->t->prefix.count + (size_t)ex_node_depth(dn->node);
+    int more = 0;
+    w->running = 0;
+    if (ccnx_name_init(&name) != 0 || ccnx_name_set_ccnb(&name, obj + pc->name.off, pc->name.len))
+        goto out;
+    if (ccnx_name_comp(&name, at, &c) != 0) {
+        /* The object is named by the node itself; its digest comes next. */
+        if (ccnx_content_digest(obj, len, digest) != 0)
+            goto out;
+        dn->node->has_object = 1;
+        c = (struct ccnx_comp){digest, sizeof digest};
+        more = 1;
+    } else if (!ccnx_naming_command_is(c.p, c.n, "E.be")) {
+        int created;
+        struct ex_node *k = ex_node_child(dn->d->t, dn->node, c.p, c.n, &created);
+        if (k != NULL && (created || w->source == EX_SRC_CACHE))
+            k->sources |= w->source;
+        more = k != NULL && k->kind != EX_SEGMENT;
+        changed(dn->d);
+    } else {
+        more = 1;
+    }
+    if (more && set_last(w, c.p, c.n) == 0 && w->rounds < dn->d->o.walk_rounds)
+        walk_round(dn, w);
+out:
+    ccnx_name_free(&name);
+}
+
+/* ---- Probes ---- */
+
+static void verified(void *arg, int result, const char *error, const uint8_t *obj, size_t len,
+                     const struct ccnx_content_parsed *pc)
+{
+    (void)obj, (void)len, (void)pc;
+    struct dnode *dn = arg;
+    dn->verify = result == 0 ? EX_VERIFY_OK : EX_VERIFY_FAILED;
+    free(dn->verify_error);
+    dn->verify_error = result == 0 || error == NULL ? NULL : strdup(error);
+    changed(dn->d);
+}
+
+/* The node holding the probed object's segments: the node itself or one of
+ * its version children; NULL when the object lies deeper. */
+static struct ex_node *segment_holder(struct dnode *dn, const struct ccnx_name *name)
+{
+    size_t at = dn->d->t->prefix.count + (size_t)ex_node_depth(dn->node);
+    struct ccnx_comp v;
+    if (name->count == at + 1)
+        return dn->node;
+    if (name->count != at + 2 || ccnx_name_comp(name, at, &v) != 0 ||
+        !ccnx_naming_is_version(v.p, v.n))
+        return NULL;
+    return ex_node_child(dn->d->t, dn->node, v.p, v.n, NULL);
+}
+
+static void measure(struct dnode *dn, const uint8_t *obj, const struct ccnx_content_parsed *pc)
+{
+    struct ccnx_name name;
+    uint64_t seg, final;
+    if (ccnx_name_init(&name) != 0)
+        return;
+    struct ex_node *holder = NULL;
+    if (ccnx_name_set_ccnb(&name, obj + pc->name.off, pc->name.len) == 0 &&
+        ccnx_naming_last_is_segment_ccnb(name.enc.data, name.enc.len, &seg) == 1 && seg == 0)
+        holder = segment_holder(dn, &name);
+    if (holder == NULL || !pc->has_final_block_id ||
+        ccnx_naming_segment_decode(obj + pc->final_block_id.off, pc->final_block_id.len, &final) !=
+            0) {
+        if (holder == NULL &&
+            name.count == dn->d->t->prefix.count + (size_t)ex_node_depth(dn->node))
+            dn->node->size = (int64_t)pc->content_value.len; /* a single object */
+        ccnx_name_free(&name);
+        return;
+    }
+    holder->segments = (int64_t) final + 1;
+    dn->first_len = pc->content_value.len;
+    struct req *q = new_req(dn, REQ_SIZE);
+    if (final == 0) {
+        holder->size = (int64_t)pc->content_value.len;
+        free(q);
+    } else if (q != NULL && ccnx_name_truncate(&name, name.count - 1) == 0 &&
+               ccnx_naming_append_segment(&name, final) == 0) {
+        q->holder = holder;
+        q->final = final;
+        express(dn->d, q, &name, NULL, 0, -1, -1);
+    } else {
+        free(q);
+    }
+    ccnx_name_free(&name);
+}
+
+static void probe_content(struct req *q, const uint8_t *obj, size_t len,
+                          const struct ccnx_content_parsed *pc)
+{
+    struct dnode *dn = q->dn;
+    ccnx_buf_reset(&dn->object);
+    if (ccnx_buf_append(&dn->object, obj, len) != 0)
+        return;
+    dn->probe_state = 2;
+    struct ccnx_content_parsed own;
+    if (ccnx_content_parse(dn->object.data, dn->object.len, &own) != 0)
+        return;
+    ccnx_verifier_cancel(dn->d->v, dn);
+    if (!ccnx_verifier_enabled(dn->d->v)) {
+        dn->verify = EX_VERIFY_NONE;
+    } else {
+        dn->verify = EX_VERIFY_PENDING;
+        ccnx_verifier_check(dn->d->v, dn->object.data, dn->object.len, &own, verified, dn);
+    }
+    measure(dn, dn->object.data, &own);
+}
+
+/* ---- Dispatch ---- */
+
+static void on_content(void *arg, const uint8_t *obj, size_t len,
+                       const struct ccnx_content_parsed *pc)
+{
+    struct req *q = arg;
+    struct dnode *dn = q->dn;
+    switch (q->kind) {
+    case REQ_ENUM:
+        enum_content(q, obj, pc);
+        break;
+    case REQ_REPLY:
+        reply_content(q, obj, pc);
+        break;
+    case REQ_WALK:
+        walk_content(q, obj, len, pc);
+        break;
+    case REQ_PROBE:
+        probe_content(q, obj, len, pc);
+        break;
+    case REQ_SIZE:
+        q->holder->size = (int64_t)(q->final * dn->first_len + pc->content_value.len);
+        break;
+    }
+    dn->replies -= q->kind == REQ_REPLY;
+    req_done(q);
+    finish_if_idle(dn);
+    changed(dn->d);
+}
+
+static void on_timeout(void *arg)
+{
+    struct req *q = arg;
+    struct dnode *dn = q->dn;
+    if (q->kind == REQ_ENUM)
+        dn->enum_running = 0;
+    else if (q->kind == REQ_WALK)
+        q->walk->running = 0;
+    else if (q->kind == REQ_PROBE)
+        dn->probe_state = dn->object.len > 0 ? 2 : 3;
+    dn->replies -= q->kind == REQ_REPLY;
+    req_done(q);
+    finish_if_idle(dn);
+    changed(dn->d);
+}
+
+/* Starts the network walk once the repositories and the cache are done,
+ * and marks the node explored when everything is. */
+static void finish_if_idle(struct dnode *dn)
+{
+    if (!dn->exploring || dn->enum_running || dn->replies > 0 || dn->cache.running ||
+        dn->net.running)
+        return;
+    if (dn->net.rounds == 0 && walk_round(dn, &dn->net) == 0)
+        return;
+    dn->exploring = 0;
+    dn->explored = 1;
+    if (dn->node->versions > 0 || dn->node->segment_kids > 0)
+        ex_disco_probe(dn->d, dn->node, 1);
+}
+
+/* ---- Entry points ---- */
+
+int ex_disco_explore(struct ex_disco *d, struct ex_node *node)
+{
+    struct dnode *dn = dnode_of(d, node);
+    if (dn == NULL)
+        return CCNX_E_NOMEM;
+    if (dn->exploring)
+        return 0;
+    dn->exploring = 1;
+    dn->cache.rounds = dn->net.rounds = 0;
+    free(dn->cache.last);
+    free(dn->net.last);
+    dn->cache.last = dn->net.last = NULL;
+    enum_round(dn);
+    for (size_t i = 0; i < dn->nresp; i++)
+        if (dn->resp[i]->fetch == NULL)
+            reply_request(dn->resp[i]); /* known repositories: a newer listing? */
+    walk_round(dn, &dn->cache);
+    changed(d);
+    return 0;
+}
+
+int ex_disco_probe(struct ex_disco *d, struct ex_node *node, int again)
+{
+    struct dnode *dn = dnode_of(d, node);
+    if (dn == NULL)
+        return CCNX_E_NOMEM;
+    if (dn->probe_state == 1 || (dn->probe_state != 0 && !again))
+        return 0;
+    struct ccnx_name name;
+    struct req *q = new_req(dn, REQ_PROBE);
+    int r = q != NULL ? ccnx_name_init(&name) : CCNX_E_NOMEM;
+    if (r != 0) {
+        free(q);
+        return r;
+    }
+    r = node_name_plus(dn, &name, NULL, NULL, 0);
+    r = r == 0 ? express(d, q, &name, NULL, 0, node->versions > 0 ? 1 : -1, -1) : r;
+    ccnx_name_free(&name);
+    dn->probe_state = r == 0 ? 1 : dn->probe_state;
+    changed(d);
+    return r;
+}
+
+int ex_disco_explored(const struct ex_node *node)
+{
+    const struct dnode *dn = node->disco;
+    return dn != NULL && dn->explored && !dn->exploring;
+}
+
+int ex_disco_busy(const struct ex_node *node)
+{
+    const struct dnode *dn = node->disco;
+    return dn != NULL && dn->busy > 0;
+}
+
+void ex_disco_details(const struct ex_node *node, struct ex_details *out)
+{
+    const struct dnode *dn = node->disco;
+    memset(out, 0, sizeof *out);
+    if (dn == NULL)
+        return;
+    out->state = dn->probe_state;
+    out->object = dn->object.len ? dn->object.data : NULL;
+    out->len = dn->object.len;
+    out->verify = dn->verify;
+    out->verify_error = dn->verify_error;
+}
+
+size_t ex_disco_in_flight(const struct ex_disco *d)
+{
+    size_t n = d->fetches;
+    for (const struct req *q = d->head.next; q != &d->head; q = q->next)
+        n++;
+    return n;
+}

@@ -1,0 +1,869 @@
+/* The full-screen view: a status line, the tree with the details (or a
+ * preview) beside it or below it, a message line and a line of keys.
+ * Redrawn when something changed; the network is served between keys, so
+ * the screen never waits for a slow prefix. */
+#define NCURSES_WIDECHAR 1
+#include "explore_ui.h"
+
+#include <ccnx/uri.h>
+
+#include <curses.h>
+#include <errno.h>
+#include <langinfo.h>
+#include <limits.h>
+#include <libgen.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <wchar.h>
+
+#include "explore_actions.h"
+#include "explore_details.h"
+#include "explore_label.h"
+
+#define SIDE_BY_SIDE_COLS 100 /* wider screens show the details beside the tree */
+#define INPUT_MAX         1024
+
+extern int ex_ui_mouse;
+
+enum prompt { PROMPT_NONE, PROMPT_FILTER, PROMPT_FETCH, PROMPT_PUT };
+enum { PAIR_BAR = 1, PAIR_DIM, PAIR_BAD, PAIR_GOOD, PAIR_SEL };
+
+struct ui {
+    struct ccnx_client *c;
+    struct ex_tree *t;
+    struct ex_disco *d;
+    struct ccnx_verifier *v;
+    struct ex_actions a;
+    struct ex_rows rows;
+    struct ex_node *sel;
+    size_t top;
+    char filter[256];
+    enum prompt prompt;
+    char input[INPUT_MAX];
+    char message[512];
+    int message_bad;
+    int preview; /* the preview replaces the details */
+    int preview_scroll;
+    int help;
+    int dirty;
+    int utf8;
+    char *copied;
+    struct ex_node *put_under;
+};
+
+static volatile sig_atomic_t quit_signal;
+
+static void on_signal(int sig)
+{
+    quit_signal = sig;
+}
+
+static void changed(void *arg)
+{
+    ((struct ui *)arg)->dirty = 1;
+}
+
+static void message(void *arg, const char *text)
+{
+    struct ui *u = arg;
+    snprintf(u->message, sizeof u->message, "%s", text);
+    u->message_bad = 1;
+    u->dirty = 1;
+}
+
+static void note(struct ui *u, int bad, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void note(struct ui *u, int bad, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(u->message, sizeof u->message, fmt, ap);
+    va_end(ap);
+    u->message_bad = bad;
+    u->dirty = 1;
+}
+
+/* ---- Text on screen ---- */
+
+static int cell_width(wchar_t wc)
+{
+    int w = wcwidth(wc);
+    return w < 0 ? 1 : w;
+}
+
+/* Writes UTF-8 text (already inert) from column x, clipped at maxx;
+ * returns the column after it. */
+static int put_text(int y, int x, const char *text, int maxx)
+{
+    mbstate_t st;
+    memset(&st, 0, sizeof st);
+    size_t n = strlen(text);
+    for (size_t i = 0; i < n && x < maxx;) {
+        wchar_t wc;
+        size_t len = mbrtowc(&wc, text + i, n - i, &st);
+        if (len == (size_t)-1 || len == (size_t)-2 || len == 0) {
+            wc = L'?';
+            len = 1;
+            memset(&st, 0, sizeof st);
+        }
+        int w = cell_width(wc);
+        if (x + w > maxx)
+            break;
+        mvaddnwstr(y, x, &wc, 1);
+        x += w;
+        i += len;
+    }
+    return x;
+}
+
+static int text_width(const char *text)
+{
+    mbstate_t st;
+    memset(&st, 0, sizeof st);
+    int w = 0;
+    size_t n = strlen(text);
+    for (size_t i = 0; i < n;) {
+        wchar_t wc;
+        size_t len = mbrtowc(&wc, text + i, n - i, &st);
+        if (len == (size_t)-1 || len == (size_t)-2 || len == 0) {
+            len = 1;
+            wc = L'?';
+            memset(&st, 0, sizeof st);
+        }
+        w += cell_width(wc);
+        i += len;
+    }
+    return w;
+}
+
+/* ---- Layout ---- */
+
+struct layout {
+    int tree_y, tree_h, tree_w; /* the tree pane */
+    int side_y, side_x, side_h, side_w;
+};
+
+static struct layout layout(void)
+{
+    struct layout l;
+    int body = LINES - 3;
+    l.tree_y = 1;
+    if (COLS >= SIDE_BY_SIDE_COLS) {
+        l.tree_h = body;
+        l.tree_w = COLS * 55 / 100;
+        l.side_y = 1;
+        l.side_x = l.tree_w + 1;
+        l.side_h = body;
+        l.side_w = COLS - l.side_x;
+    } else {
+        l.tree_h = body / 2;
+        l.tree_w = COLS;
+        l.side_y = 1 + l.tree_h + 1;
+        l.side_x = 0;
+        l.side_h = body - l.tree_h - 1;
+        l.side_w = COLS;
+    }
+    return l;
+}
+
+static size_t sel_index(const struct ui *u)
+{
+    for (size_t i = 0; i < u->rows.n; i++)
+        if (u->rows.v[i].node == u->sel)
+            return i;
+    return 0;
+}
+
+static void rebuild(struct ui *u)
+{
+    ex_tree_rows(u->t, u->filter, -1, &u->rows);
+    u->sel = u->rows.v[sel_index(u)].node;
+}
+
+/* ---- Drawing ---- */
+
+static void draw_status(struct ui *u)
+{
+    struct ccnx_buf s = CCNX_BUF_INIT;
+    ccnx_buf_printf(&s, " ccnexplore %s  |  ccnd %s %s  |  %zu in flight", u->t->root.label,
+                    ccnx_client_where(u->c),
+                    ccnx_client_connected(u->c) ? "connected" : "NOT CONNECTED (retrying)",
+                    ex_disco_in_flight(u->d) + (u->a.fetch.fetch != NULL && u->a.fetch.done == 0) +
+                        (u->a.preview.fetch != NULL && u->a.preview.done == 0));
+    if (u->filter[0] != '\0')
+        ccnx_buf_printf(&s, "  |  filter \"%s\"", u->filter);
+    attron(COLOR_PAIR(PAIR_BAR) | A_BOLD);
+    mvhline(0, 0, ' ', COLS);
+    put_text(0, 0, ccnx_buf_cstr(&s), COLS);
+    attroff(COLOR_PAIR(PAIR_BAR) | A_BOLD);
+    ccnx_buf_free(&s);
+}
+
+static void row_text(struct ui *u, const struct ex_row *row, struct ccnx_buf *left,
+                     struct ccnx_buf *right)
+{
+    const struct ex_node *n = row->node;
+    for (int i = 0; i < row->depth; i++)
+        ccnx_buf_append_str(left, "  ");
+    int visible_kids = n->nkids > n->segment_kids;
+    const char *mark = "  ";
+    if (!ex_disco_explored(n) && n->kind != EX_VERSION)
+        mark = u->utf8 ? "▸ " : "+ ";
+    if (visible_kids)
+        mark = n->expanded ? (u->utf8 ? "▾ " : "- ") : (u->utf8 ? "▸ " : "+ ");
+    ccnx_buf_append_str(left, mark);
+    ccnx_buf_append_str(left, n->label);
+    if (ex_disco_busy(n))
+        ccnx_buf_append_str(left, u->utf8 ? " …" : " ...");
+    ex_node_summary(n, right);
+    if (n->sources != 0) {
+        ccnx_buf_append_str(right, right->len ? "  [" : "[");
+        ex_sources_text(n->sources, right);
+        ccnx_buf_append_str(right, "]");
+    }
+}
+
+static void draw_tree(struct ui *u, const struct layout *l)
+{
+    size_t sel = sel_index(u);
+    if (sel < u->top)
+        u->top = sel;
+    if (sel >= u->top + (size_t)l->tree_h)
+        u->top = sel - (size_t)l->tree_h + 1;
+    struct ccnx_buf left = CCNX_BUF_INIT, right = CCNX_BUF_INIT;
+    for (int y = 0; y < l->tree_h && u->top + (size_t)y < u->rows.n; y++) {
+        const struct ex_row *row = &u->rows.v[u->top + (size_t)y];
+        ccnx_buf_reset(&left);
+        ccnx_buf_reset(&right);
+        row_text(u, row, &left, &right);
+        int is_sel = row->node == u->sel;
+        if (is_sel)
+            attron(COLOR_PAIR(PAIR_SEL) | A_REVERSE);
+        mvhline(l->tree_y + y, 0, ' ', l->tree_w);
+        int x = put_text(l->tree_y + y, 0, ccnx_buf_cstr(&left), l->tree_w);
+        int rw = text_width(ccnx_buf_cstr(&right));
+        int rx = l->tree_w - rw - 1 > x + 1 ? l->tree_w - rw - 1 : x + 2;
+        if (!is_sel)
+            attron(COLOR_PAIR(PAIR_DIM));
+        put_text(l->tree_y + y, rx, ccnx_buf_cstr(&right), l->tree_w);
+        attroff(COLOR_PAIR(PAIR_DIM) | COLOR_PAIR(PAIR_SEL) | A_REVERSE);
+    }
+    ccnx_buf_free(&left);
+    ccnx_buf_free(&right);
+}
+
+/* Draws text lines (split at '\n', long ones wrapped at the box's width)
+ * from screen line `skip`, clipped to the box. */
+static void draw_lines(const char *text, int skip, int y0, int x0, int h, int w)
+{
+    int line = 0, y = y0;
+    const char *p = text;
+    while (*p != '\0' && y < y0 + h && w > 0) {
+        /* One screen line: as many characters as fit in w columns. */
+        mbstate_t st;
+        memset(&st, 0, sizeof st);
+        size_t n = 0;
+        int cols = 0;
+        while (p[n] != '\0' && p[n] != '\n') {
+            wchar_t wc;
+            size_t len = mbrtowc(&wc, p + n, strlen(p + n), &st);
+            if (len == (size_t)-1 || len == (size_t)-2 || len == 0) {
+                len = 1;
+                wc = L'?';
+                memset(&st, 0, sizeof st);
+            }
+            if (cols + cell_width(wc) > w)
+                break;
+            cols += cell_width(wc);
+            n += len;
+        }
+        if (line++ >= skip) {
+            char buf[2048];
+            snprintf(buf, sizeof buf, "%.*s", (int)(n < sizeof buf - 1 ? n : sizeof buf - 1), p);
+            put_text(y++, x0, buf, x0 + w);
+        }
+        p += n;
+        if (*p == '\n')
+            p++;
+    }
+}
+
+static void preview_text(struct ui *u, struct ccnx_buf *out)
+{
+    const struct ex_transfer *t = &u->a.preview;
+    ccnx_buf_append_str(out, "Preview");
+    if (t->done == 0)
+        ccnx_buf_append_str(out, " (reading...)");
+    else if (t->done < 0 && t->buf.len == 0)
+        ccnx_buf_append_str(out, ": nothing could be read");
+    ccnx_buf_printf(out, "   Esc closes, arrows scroll\n");
+    if (ex_preview_is_text(t->buf.data, t->buf.len))
+        ex_label_inert_text(out, t->buf.data, t->buf.len, 1);
+    else
+        ex_preview_hex(out, t->buf.data, t->buf.len);
+}
+
+static void draw_side(struct ui *u, const struct layout *l)
+{
+    struct ccnx_buf text = CCNX_BUF_INIT;
+    if (COLS >= SIDE_BY_SIDE_COLS)
+        mvvline(l->side_y, l->side_x - 1, ACS_VLINE, l->side_h);
+    else
+        mvhline(l->side_y - 1, 0, ACS_HLINE, COLS);
+    if (u->preview) {
+        preview_text(u, &text);
+        draw_lines(ccnx_buf_cstr(&text), u->preview_scroll, l->side_y, l->side_x + 1, l->side_h,
+                   l->side_w - 1);
+    } else if (u->sel != NULL) {
+        struct ex_details det;
+        ex_disco_details(u->sel, &det);
+        ex_details_text(u->t, u->sel, &det, &text);
+        if (det.verify == EX_VERIFY_FAILED)
+            attron(COLOR_PAIR(PAIR_BAD));
+        draw_lines(ccnx_buf_cstr(&text), 0, l->side_y, l->side_x + 1, l->side_h, l->side_w - 1);
+        attroff(COLOR_PAIR(PAIR_BAD));
+    }
+    ccnx_buf_free(&text);
+}
+
+static const char *prompt_label(enum prompt p)
+{
+    return p == PROMPT_FILTER ? "Filter: " : p == PROMPT_FETCH ? "Fetch to file: " : "Put file: ";
+}
+
+static void draw_bottom(struct ui *u)
+{
+    struct ccnx_buf s = CCNX_BUF_INIT;
+    int y = LINES - 2;
+    move(y, 0);
+    clrtoeol();
+    if (u->prompt != PROMPT_NONE) {
+        ccnx_buf_printf(&s, "%s%s", prompt_label(u->prompt), u->input);
+        int x = put_text(y, 0, ccnx_buf_cstr(&s), COLS);
+        move(y, x < COLS ? x : COLS - 1);
+    } else {
+        if (u->a.fetch.fetch != NULL && u->a.fetch.done == 0) {
+            ccnx_buf_printf(&s, "Fetching to %s ", u->a.fetch.path);
+            ex_transfer_progress(&u->a.fetch, &s);
+        } else if (u->a.put.pid > 0) {
+            ccnx_buf_append_str(&s, "Putting into a repository...");
+        } else {
+            ccnx_buf_append_str(&s, u->message);
+        }
+        attron(COLOR_PAIR(u->message_bad ? PAIR_BAD : PAIR_GOOD));
+        put_text(y, 0, ccnx_buf_cstr(&s), COLS);
+        attroff(COLOR_PAIR(PAIR_BAD) | COLOR_PAIR(PAIR_GOOD));
+    }
+    static const char *keys =
+        " ↑↓ move  →/Enter open  ← close  p preview  f fetch  u put  r refresh"
+        "  / filter  g play  c copy  ? help  q quit";
+    attron(COLOR_PAIR(PAIR_BAR));
+    mvhline(LINES - 1, 0, ' ', COLS);
+    put_text(LINES - 1, 0,
+             u->utf8 ? keys
+                     : " Up/Down move  Right/Enter open  Left close  p preview"
+                       "  f fetch  u put  r refresh  / filter  g play  c copy  ? help  q quit",
+             COLS);
+    attroff(COLOR_PAIR(PAIR_BAR));
+    ccnx_buf_free(&s);
+}
+
+static const char *const help_lines[] = {
+    "Keys",
+    "  Up/Down, k/j       move        PageUp/PageDown, Home/End",
+    "  Right, Enter       open (ask the network for the children)",
+    "  Left               close, or go to the parent",
+    "  Space              open or close",
+    "  p                  preview the content (text, or hex; first 64 KB)",
+    "  f                  fetch the content to a file",
+    "  u                  put a local file below the selected name (repository)",
+    "  r                  refresh the selected name",
+    "  /                  filter the tree (Esc clears)",
+    "  g                  play with gst-launch-1.0 playbin",
+    "  c                  copy the URI (printed when ccnexplore ends)",
+    "  q, Ctrl-C          quit",
+    "",
+    "Sources: repo (name enumeration), cache (this ccnd's content store),",
+    "producer (answers from the network). Any key closes this help.",
+};
+
+static void draw(struct ui *u)
+{
+    erase();
+    if (LINES < 6 || COLS < 30) {
+        put_text(0, 0, "ccnexplore: the terminal is too small", COLS);
+        refresh();
+        return;
+    }
+    struct layout l = layout();
+    draw_status(u);
+    draw_tree(u, &l);
+    draw_side(u, &l);
+    if (u->help) {
+        size_t n = sizeof help_lines / sizeof *help_lines;
+        for (size_t i = 0; i < n && (int)i + 2 < LINES - 2; i++) {
+            mvhline((int)i + 2, 2, ' ', COLS - 4);
+            put_text((int)i + 2, 3, help_lines[i], COLS - 3);
+        }
+    }
+    draw_bottom(u);
+    curs_set(u->prompt != PROMPT_NONE ? 1 : 0);
+    refresh();
+    u->dirty = 0;
+}
+
+/* ---- Actions on the selected node ---- */
+
+static void open_node(struct ui *u, struct ex_node *n)
+{
+    n->expanded = 1;
+    if (!ex_disco_explored(n) && !ex_disco_busy(n))
+        ex_disco_explore(u->d, n);
+}
+
+static void select_row(struct ui *u, size_t i)
+{
+    if (u->rows.n == 0)
+        return;
+    i = i >= u->rows.n ? u->rows.n - 1 : i;
+    u->sel = u->rows.v[i].node;
+    ex_disco_probe(u->d, u->sel, 0);
+    u->preview = 0;
+}
+
+static void start_preview(struct ui *u)
+{
+    struct ccnx_name name;
+    ccnx_name_init(&name);
+    if (ex_node_name(u->t, u->sel, &name) == 0 && ex_preview_start(&u->a, &name) == 0) {
+        u->preview = 1;
+        u->preview_scroll = 0;
+    } else {
+        note(u, 1, "cannot start a preview: %s", ccnx_client_error(u->c));
+    }
+    ccnx_name_free(&name);
+}
+
+/* A file name for what the node names: its own component, or its parent's
+ * for a version, URI-escaped so that it is a safe path. */
+static void default_file(const struct ex_node *n, char *out, size_t size)
+{
+    while (n->parent != NULL && (n->kind == EX_VERSION || n->kind == EX_SEGMENT))
+        n = n->parent;
+    struct ccnx_buf name = CCNX_BUF_INIT;
+    if (n->parent == NULL)
+        ccnx_buf_append_str(&name, "content");
+    else
+        ccnx_uri_append_comp(&name, n->comp, n->n);
+    const char *text = ccnx_buf_cstr(&name);
+    snprintf(out, size, "%s%s", text[0] == '.' ? "_" : "", text);
+    ccnx_buf_free(&name);
+}
+
+static void finish_fetch(struct ui *u)
+{
+    struct ccnx_name name;
+    ccnx_name_init(&name);
+    struct ex_node *holder = u->sel->versions ? ex_node_newest_version(u->sel) : u->sel;
+    int64_t total = holder != NULL ? holder->size : -1;
+    int r = ex_node_name(u->t, u->sel, &name);
+    r = r == 0 ? ex_fetch_start(&u->a, &name, u->input, total) : r;
+    if (r != 0)
+        note(u, 1, "cannot fetch to %s: %s", u->input,
+             errno == EEXIST ? "the file exists (choose another name)" : strerror(errno));
+    ccnx_name_free(&name);
+}
+
+static void finish_put(struct ui *u)
+{
+    struct ccnx_buf uri = CCNX_BUF_INIT, why = CCNX_BUF_INIT;
+    char copy[INPUT_MAX];
+    snprintf(copy, sizeof copy, "%s", u->input);
+    ex_node_uri(u->t, u->sel, &uri);
+    if (uri.len > 0 && uri.data[uri.len - 1] != '/')
+        ccnx_buf_append_byte(&uri, '/');
+    ccnx_uri_append_comp(&uri, (const uint8_t *)basename(copy), strlen(basename(copy)));
+    if (ex_put_start(&u->a, ccnx_buf_cstr(&uri), u->input, &why) == 0) {
+        u->put_under = u->sel;
+        note(u, 0, "putting %s as %s", u->input, ccnx_buf_cstr(&uri));
+    } else {
+        note(u, 1, "%s", ccnx_buf_cstr(&why));
+    }
+    ccnx_buf_free(&uri);
+    ccnx_buf_free(&why);
+}
+
+static void start_prompt(struct ui *u, enum prompt p)
+{
+    u->prompt = p;
+    u->input[0] = '\0';
+    if (p == PROMPT_FILTER)
+        snprintf(u->input, sizeof u->input, "%s", u->filter);
+    else if (p == PROMPT_FETCH)
+        default_file(u->sel, u->input, sizeof u->input);
+}
+
+static void prompt_key(struct ui *u, wint_t ch, int is_key)
+{
+    size_t len = strlen(u->input);
+    if (!is_key && ch == 27) {
+        if (u->prompt == PROMPT_FILTER)
+            u->filter[0] = '\0';
+        u->prompt = PROMPT_NONE;
+    } else if ((!is_key && (ch == '\n' || ch == '\r')) || (is_key && ch == KEY_ENTER)) {
+        enum prompt p = u->prompt;
+        u->prompt = PROMPT_NONE;
+        if (p == PROMPT_FETCH && len > 0)
+            finish_fetch(u);
+        else if (p == PROMPT_PUT && len > 0)
+            finish_put(u);
+    } else if ((is_key && ch == KEY_BACKSPACE) || (!is_key && (ch == 127 || ch == 8))) {
+        while (len > 0 && (u->input[len - 1] & 0xC0) == 0x80)
+            len--; /* a whole UTF-8 character */
+        if (len > 0)
+            u->input[len - 1] = '\0';
+    } else if (!is_key && ch == 21) { /* Ctrl-U */
+        u->input[0] = '\0';
+    } else if (!is_key && ch >= 0x20) {
+        char mb[MB_LEN_MAX + 1];
+        int n = wctomb(mb, (wchar_t)ch);
+        if (n > 0 && len + (size_t)n < sizeof u->input) {
+            memcpy(u->input + len, mb, (size_t)n);
+            u->input[len + (size_t)n] = '\0';
+        }
+    }
+    if (u->prompt == PROMPT_FILTER)
+        snprintf(u->filter, sizeof u->filter, "%s", u->input);
+    rebuild(u);
+}
+
+static void copy_uri(struct ui *u)
+{
+    struct ccnx_buf uri = CCNX_BUF_INIT;
+    ex_node_uri(u->t, u->sel, &uri);
+    free(u->copied);
+    u->copied = strdup(ccnx_buf_cstr(&uri));
+    note(u, 0, "copied %s (printed when ccnexplore ends)", ccnx_buf_cstr(&uri));
+    ccnx_buf_free(&uri);
+}
+
+static void play(struct ui *u)
+{
+    struct ccnx_buf uri = CCNX_BUF_INIT, why = CCNX_BUF_INIT;
+    ex_node_uri(u->t, u->sel, &uri);
+    if (ex_play_start(&u->a, ccnx_buf_cstr(&uri), &why) == 0)
+        note(u, 0, "playing %s with gst-launch-1.0 playbin", ccnx_buf_cstr(&uri));
+    else
+        note(u, 1, "%s", ccnx_buf_cstr(&why));
+    ccnx_buf_free(&uri);
+    ccnx_buf_free(&why);
+}
+
+static void refresh_node(struct ui *u)
+{
+    ex_disco_explore(u->d, u->sel);
+    ex_disco_probe(u->d, u->sel, 1);
+    note(u, 0, "refreshing %s", u->sel->label);
+}
+
+/* ---- Keys ---- */
+
+static void move_key(struct ui *u, wint_t ch)
+{
+    size_t i = sel_index(u), page = (size_t)(layout().tree_h > 1 ? layout().tree_h - 1 : 1);
+    switch (ch) {
+    case KEY_UP:
+        select_row(u, i > 0 ? i - 1 : 0);
+        break;
+    case KEY_DOWN:
+        select_row(u, i + 1);
+        break;
+    case KEY_PPAGE:
+        select_row(u, i > page ? i - page : 0);
+        break;
+    case KEY_NPAGE:
+        select_row(u, i + page);
+        break;
+    case KEY_HOME:
+        select_row(u, 0);
+        break;
+    case KEY_END:
+        select_row(u, u->rows.n - 1);
+        break;
+    case KEY_RIGHT:
+    case KEY_ENTER:
+        open_node(u, u->sel);
+        break;
+    case KEY_LEFT:
+        if (u->sel->expanded && u->sel->nkids > u->sel->segment_kids)
+            u->sel->expanded = 0;
+        else if (u->sel->parent != NULL)
+            u->sel = u->sel->parent;
+        break;
+    }
+}
+
+static void preview_key(struct ui *u, wint_t ch, int is_key)
+{
+    int page = layout().side_h - 2;
+    if (!is_key && (ch == 27 || ch == 'p' || ch == 'q'))
+        u->preview = 0;
+    else if (is_key && ch == KEY_DOWN)
+        u->preview_scroll++;
+    else if (is_key && ch == KEY_UP && u->preview_scroll > 0)
+        u->preview_scroll--;
+    else if (is_key && ch == KEY_NPAGE)
+        u->preview_scroll += page;
+    else if (is_key && ch == KEY_PPAGE)
+        u->preview_scroll = u->preview_scroll > page ? u->preview_scroll - page : 0;
+}
+
+static void mouse_key(struct ui *u)
+{
+    MEVENT ev;
+    struct layout l = layout();
+    if (getmouse(&ev) != OK || ev.y < l.tree_y || ev.y >= l.tree_y + l.tree_h || ev.x >= l.tree_w)
+        return;
+    size_t i = u->top + (size_t)(ev.y - l.tree_y);
+    if (i >= u->rows.n)
+        return;
+    select_row(u, i);
+    if (ev.bstate & BUTTON1_DOUBLE_CLICKED) {
+        if (u->sel->expanded)
+            u->sel->expanded = 0;
+        else
+            open_node(u, u->sel);
+    }
+}
+
+static int command_key(struct ui *u, wint_t ch)
+{
+    switch (ch) {
+    case 'q':
+        return 1;
+    case 'k':
+        move_key(u, KEY_UP);
+        break;
+    case 'j':
+        move_key(u, KEY_DOWN);
+        break;
+    case '\n':
+    case '\r':
+    case ' ':
+        if (u->sel->expanded && (ch == ' ' || u->sel->nkids > u->sel->segment_kids))
+            u->sel->expanded = 0;
+        else
+            open_node(u, u->sel);
+        break;
+    case 'p':
+        start_preview(u);
+        break;
+    case 'f':
+        start_prompt(u, PROMPT_FETCH);
+        break;
+    case 'u':
+        start_prompt(u, PROMPT_PUT);
+        break;
+    case '/':
+        start_prompt(u, PROMPT_FILTER);
+        break;
+    case 'r':
+        refresh_node(u);
+        break;
+    case 'g':
+        play(u);
+        break;
+    case 'c':
+        copy_uri(u);
+        break;
+    case '?':
+        u->help = 1;
+        break;
+    case 27:
+        u->filter[0] = '\0';
+        break;
+    }
+    return 0;
+}
+
+/* Handles every key waiting; 1 when the user quits. */
+static int keys(struct ui *u)
+{
+    wint_t ch;
+    int kind;
+    while ((kind = get_wch(&ch)) != ERR) {
+        int is_key = kind == KEY_CODE_YES;
+        u->dirty = 1;
+        if (is_key && ch == KEY_RESIZE)
+            continue;
+        if (u->help) {
+            u->help = 0;
+        } else if (u->prompt != PROMPT_NONE) {
+            prompt_key(u, ch, is_key);
+        } else if (u->preview) {
+            preview_key(u, ch, is_key);
+        } else if (is_key && ch == KEY_MOUSE) {
+            mouse_key(u);
+        } else if (is_key && ch == KEY_F(1)) {
+            u->help = 1;
+        } else if (is_key) {
+            move_key(u, ch);
+        } else if (command_key(u, ch)) {
+            return 1;
+        }
+        rebuild(u);
+    }
+    return 0;
+}
+
+/* ---- Children and transfers ---- */
+
+/* The last line that is not empty of a child's output, made inert. */
+static void ex_last_line(struct ccnx_buf *out, struct ccnx_buf *line)
+{
+    size_t end = out->len;
+    while (end > 0 && out->data[end - 1] == '\n')
+        end--;
+    size_t start = end;
+    while (start > 0 && out->data[start - 1] != '\n')
+        start--;
+    ex_label_inert_text(line, out->data + start, end - start, 0);
+}
+
+static void after_children(struct ui *u)
+{
+    struct ex_actions *a = &u->a;
+    if (!ex_actions_poll(a))
+        return;
+    if (a->put.pid == 0 && a->put.status >= 0 && u->put_under != NULL) {
+        if (a->put.status == 0) {
+            note(u, 0, "stored; refreshing %s", u->put_under->label);
+            ex_disco_explore(u->d, u->put_under);
+            u->put_under->expanded = 1;
+        } else {
+            struct ccnx_buf last = CCNX_BUF_INIT;
+            ex_last_line(&a->put.out, &last);
+            note(u, 1, "put failed (exit %d): %s", a->put.status, ccnx_buf_cstr(&last));
+            ccnx_buf_free(&last);
+        }
+        u->put_under = NULL;
+    }
+    if (a->play.pid == 0 && a->play.status > 0)
+        note(u, 1, "the player ended with status %d", a->play.status);
+}
+
+static void after_fetch(struct ui *u)
+{
+    struct ex_transfer *t = &u->a.fetch;
+    if (t->fetch == NULL || t->done == 0)
+        return;
+    double s = (double)(ccnx_client_now_ms() - t->started_ms) / 1000;
+    struct ccnx_buf size = CCNX_BUF_INIT;
+    ex_label_size(&size, t->bytes);
+    if (t->done > 0)
+        note(u, 0, "fetched %s to %s in %.1f s", ccnx_buf_cstr(&size), t->path, s);
+    else
+        note(u, 1, "fetch to %s failed after %s", t->path, ccnx_buf_cstr(&size));
+    ccnx_buf_free(&size);
+    ccnx_fetch_destroy(t->fetch);
+    t->fetch = NULL;
+    fclose(t->out);
+    t->out = NULL;
+}
+
+/* ---- The loop ---- */
+
+static void screen_start(struct ui *u)
+{
+    initscr();
+    cbreak();
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    nodelay(stdscr, TRUE);
+    set_escdelay(50);
+    if (has_colors()) {
+        start_color();
+        use_default_colors();
+        init_pair(PAIR_BAR, COLOR_BLACK, COLOR_CYAN);
+        init_pair(PAIR_DIM, COLOR_CYAN, -1);
+        init_pair(PAIR_BAD, COLOR_RED, -1);
+        init_pair(PAIR_GOOD, COLOR_GREEN, -1);
+        init_pair(PAIR_SEL, -1, -1);
+    }
+    if (ex_ui_mouse)
+        mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED, NULL);
+    u->utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+}
+
+static int loop(struct ui *u)
+{
+    while (!quit_signal) {
+        if (u->dirty) {
+            rebuild(u);
+            draw(u);
+        }
+        struct pollfd p[4];
+        int fds[2];
+        nfds_t n = 0;
+        p[n++] = (struct pollfd){STDIN_FILENO, POLLIN, 0};
+        if (ccnx_client_fd(u->c) >= 0)
+            p[n++] = (struct pollfd){ccnx_client_fd(u->c), ccnx_client_poll_events(u->c), 0};
+        size_t k = ex_actions_fds(&u->a, fds);
+        for (size_t i = 0; i < k; i++)
+            p[n++] = (struct pollfd){fds[i], POLLIN, 0};
+        int timeout = ccnx_client_timeout_ms(u->c);
+        timeout = timeout < 0 || timeout > 250 ? 250 : timeout;
+        if (poll(p, n, timeout) < 0 && errno != EINTR)
+            return 1;
+        if (keys(u))
+            return 0;
+        ccnx_client_process(u->c);
+        after_children(u);
+        after_fetch(u);
+        if (u->a.fetch.fetch != NULL || u->a.put.pid > 0)
+            u->dirty = 1; /* progress */
+    }
+    return 0;
+}
+
+int ex_ui_run(struct ccnx_client *c, struct ex_tree *t, const struct ex_disco_opts *o)
+{
+    struct ui u;
+    memset(&u, 0, sizeof u);
+    u.c = c;
+    u.t = t;
+    u.dirty = 1;
+    struct ex_disco_events ev = {changed, message, &u};
+    if (ex_disco_create(c, t, o, &ev, &u.d) != 0 || ccnx_verifier_create(c, &u.v) != 0) {
+        fprintf(stderr, "ccnexplore: out of memory\n");
+        ex_disco_destroy(u.d);
+        return 1;
+    }
+    ccnx_verifier_set_enabled(u.v, o->verify);
+    ex_actions_init(&u.a, c, u.v, NULL);
+    u.a.changed = changed;
+    u.a.arg = &u;
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    signal(SIGPIPE, SIG_IGN);
+    screen_start(&u);
+    u.sel = &t->root;
+    ex_disco_explore(u.d, &t->root);
+    ex_disco_probe(u.d, &t->root, 0);
+    note(&u, 0, "exploring %s", t->root.label);
+    int rc = loop(&u);
+    endwin();
+    if (u.copied != NULL)
+        printf("%s\n", u.copied);
+    free(u.copied);
+    ex_actions_free(&u.a);
+    ex_disco_destroy(u.d);
+    ccnx_verifier_destroy(u.v);
+    ex_rows_free(&u.rows);
+    return rc;
+}
