@@ -60,7 +60,6 @@ struct req {
     struct responder *resp;
     struct walk *walk;
     struct ex_node *holder; /* REQ_SIZE: the node whose content is measured */
-    uint64_t final;
     uint64_t id;
 };
 
@@ -470,10 +469,11 @@ static void enum_content(struct req *q, const uint8_t *obj, const struct ccnx_co
  * cached reply to any walk Interest it matches), and for the network walk
  * the known children past the walk's position. *range_to (NULL if none)
  * is the greatest known child when not all of them fit. */
+static const uint8_t marker[] = {CCNX_MARKER_CONTROL, '.', 'E', '.', 'b', 'e'};
+
 static size_t walk_excluded(const struct dnode *dn, const struct walk *w,
                             struct ccnx_exclude_item *items, const struct ex_node **range_to)
 {
-    static const uint8_t marker[] = {CCNX_MARKER_CONTROL, '.', 'E', '.', 'b', 'e'};
     const struct ex_node *node = dn->node;
     size_t n = 0;
     *range_to = NULL;
@@ -607,40 +607,52 @@ static struct ex_node *segment_holder(struct dnode *dn, const struct ccnx_name *
     return ex_node_child(dn->d->t, dn->node, v.p, v.n, NULL);
 }
 
+/* From the first segment of the probed content: its segment count and size
+ * when it is the only one, else asks for the last segment (the rightmost
+ * child of the version, which carries the FinalBlockID when the stream is
+ * complete; a segmenter that streams knows it only at the end). */
 static void measure(struct dnode *dn, const uint8_t *obj, const struct ccnx_content_parsed *pc)
 {
     struct ccnx_name name;
     uint64_t seg, final;
+    size_t at = dn->d->t->prefix.count + (size_t)ex_node_depth(dn->node);
     if (ccnx_name_init(&name) != 0)
         return;
     struct ex_node *holder = NULL;
     if (ccnx_name_set_ccnb(&name, obj + pc->name.off, pc->name.len) == 0 &&
         ccnx_naming_last_is_segment_ccnb(name.enc.data, name.enc.len, &seg) == 1 && seg == 0)
         holder = segment_holder(dn, &name);
-    if (holder == NULL || !pc->has_final_block_id ||
-        ccnx_naming_segment_decode(obj + pc->final_block_id.off, pc->final_block_id.len, &final) !=
-            0) {
-        if (holder == NULL &&
-            name.count == dn->d->t->prefix.count + (size_t)ex_node_depth(dn->node))
-            dn->node->size = (int64_t)pc->content_value.len; /* a single object */
-        ccnx_name_free(&name);
-        return;
-    }
-    holder->segments = (int64_t) final + 1;
+    int has_final =
+        pc->has_final_block_id && ccnx_naming_segment_decode(obj + pc->final_block_id.off,
+                                                             pc->final_block_id.len, &final) == 0;
+    struct req *q = holder != NULL && !(has_final && final == 0) ? new_req(dn, REQ_SIZE) : NULL;
     dn->first_len = pc->content_value.len;
-    struct req *q = new_req(dn, REQ_SIZE);
-    if (final == 0) {
+    if (holder == NULL && name.count == at) {
+        dn->node->size = (int64_t)pc->content_value.len; /* a single object */
+    } else if (holder != NULL && has_final && final == 0) {
+        holder->segments = 1;
         holder->size = (int64_t)pc->content_value.len;
-        free(q);
-    } else if (q != NULL && ccnx_name_truncate(&name, name.count - 1) == 0 &&
-               ccnx_naming_append_segment(&name, final) == 0) {
+    } else if (q != NULL && ccnx_name_truncate(&name, name.count - 1) == 0) {
         q->holder = holder;
-        q->final = final;
-        express(dn->d, q, &name, NULL, 0, -1, -1);
-    } else {
-        free(q);
+        express(dn->d, q, &name, NULL, 0, 1, -1);
+        q = NULL;
     }
+    free(q);
     ccnx_name_free(&name);
+}
+
+/* The last segment: the count, and the size when it is final. */
+static void size_content(struct req *q, const uint8_t *obj, const struct ccnx_content_parsed *pc)
+{
+    uint64_t seg, final;
+    if (ccnx_naming_last_is_segment_ccnb(obj + pc->name.off, pc->name.len, &seg) != 1)
+        return;
+    q->holder->segments = (int64_t)seg + 1;
+    if (pc->has_final_block_id &&
+        ccnx_naming_segment_decode(obj + pc->final_block_id.off, pc->final_block_id.len, &final) ==
+            0 &&
+        final == seg)
+        q->holder->size = (int64_t)(seg * q->dn->first_len + pc->content_value.len);
 }
 
 static void probe_content(struct req *q, const uint8_t *obj, size_t len,
@@ -685,7 +697,7 @@ static void on_content(void *arg, const uint8_t *obj, size_t len,
         probe_content(q, obj, len, pc);
         break;
     case REQ_SIZE:
-        q->holder->size = (int64_t)(q->final * dn->first_len + pc->content_value.len);
+        size_content(q, obj, pc);
         break;
     }
     dn->replies -= q->kind == REQ_REPLY;
@@ -762,8 +774,10 @@ int ex_disco_probe(struct ex_disco *d, struct ex_node *node, int again)
         free(q);
         return r;
     }
+    /* Not an enumeration reply: they are the listing, not the content. */
+    struct ccnx_exclude_item ex = {CCNX_EXCLUDE_COMPONENT, marker, sizeof marker};
     r = node_name_plus(dn, &name, NULL, NULL, 0);
-    r = r == 0 ? express(d, q, &name, NULL, 0, node->versions > 0 ? 1 : -1, -1) : r;
+    r = r == 0 ? express(d, q, &name, &ex, 1, node->versions > 0 ? 1 : -1, -1) : r;
     ccnx_name_free(&name);
     dn->probe_state = r == 0 ? 1 : dn->probe_state;
     changed(d);

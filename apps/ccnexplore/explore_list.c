@@ -27,20 +27,24 @@ static void tell(void *arg, const char *text)
     fprintf(stderr, "ccnexplore: %s\n", text);
 }
 
-/* Starts discovery of every node above `depth` that needs it; returns how
- * many nodes are still being explored. Names that hold versions are not
- * explored further: their versions collapse into one line. */
+/* Starts discovery of every node down to `depth` that needs it; returns
+ * how many nodes are still being explored. The names on the last level
+ * printed are explored too, so that their versions collapse into one line
+ * with a size, unless a level holds more than EX_LIST_DETAIL_MAX names
+ * (then they are printed as found). Versions are not explored: the probe
+ * of their parent measures the newest. */
 static size_t schedule(struct ex_disco *d, struct ex_node *node, int level, int depth)
 {
-    if (node->kind == EX_SEGMENT || node->kind == EX_VERSION || level >= depth)
+    if (node->kind == EX_SEGMENT || node->kind == EX_VERSION || level > depth ||
+        (level == depth && node->parent != NULL && node->parent->nkids > EX_LIST_DETAIL_MAX))
         return 0;
-    if (node->disco == NULL || (!ex_disco_explored(node) && !ex_disco_busy(node)))
-        ex_disco_explore(d, node);
+    if (!ex_disco_explored(node))
+        ex_disco_explore(d, node); /* nothing new while it is exploring */
     if (!ex_disco_explored(node))
         return 1;
-    node->expanded = node->versions == 0;
+    node->expanded = node->versions == 0 && level < depth;
     size_t working = 0;
-    for (size_t i = 0; node->expanded && i < node->nkids; i++)
+    for (size_t i = 0; level < depth && i < node->nkids; i++)
         working += schedule(d, node->kids[i], level + 1, depth);
     return working;
 }

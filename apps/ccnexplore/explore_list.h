@@ -10,6 +10,9 @@
 #include "explore_disco.h"
 #include "explore_tree.h"
 
+/* Names on one level beyond which --list does not explore each of them. */
+#define EX_LIST_DETAIL_MAX 256
+
 /* Appends one row as --list prints it: indent, label, summary, sources. */
 int ex_list_row(const struct ex_row *row, struct ccnx_buf *out);
 /* Explores t down to `depth` levels and prints it to f. Returns 0, or 1

@@ -421,8 +421,8 @@ static void draw(struct ui *u)
 static void open_node(struct ui *u, struct ex_node *n)
 {
     n->expanded = 1;
-    if (!ex_disco_explored(n) && !ex_disco_busy(n))
-        ex_disco_explore(u->d, n);
+    if (!ex_disco_explored(n))
+        ex_disco_explore(u->d, n); /* nothing new while it is exploring */
 }
 
 static void select_row(struct ui *u, size_t i)
@@ -431,6 +431,9 @@ static void select_row(struct ui *u, size_t i)
         return;
     i = i >= u->rows.n ? u->rows.n - 1 : i;
     u->sel = u->rows.v[i].node;
+    /* What the details say (versions, size) needs the children too. */
+    if (!ex_disco_explored(u->sel) && u->sel->kind != EX_VERSION)
+        ex_disco_explore(u->d, u->sel);
     ex_disco_probe(u->d, u->sel, 0);
     u->preview = 0;
 }

@@ -8,7 +8,7 @@ SRC=${CCNX_SRC:?}
 fail=0
 tools=$(sed -n 's/^ccnx_add_tool(\([a-z_]*\))$/\1/p' "$SRC/apps/tools/CMakeLists.txt")
 [ -n "$tools" ] || { echo "FAIL: no tools found in apps/tools/CMakeLists.txt"; exit 1; }
-for t in $tools ccnd ccnr ccnchat; do
+for t in $tools ccnd ccnr ccnchat ccnexplore; do
     out=$("$B/$t" --help 2>/dev/null)
     rc=$?
     if [ $rc -ne 0 ] || ! grep -qi "^usage: $t" <<<"$out"; then
