@@ -66,8 +66,12 @@ static void test_sizes(void **state)
     static const struct {
         uint64_t bytes;
         const char *text;
-    } cases[] = {{0, "0 B"},          {999, "999 B"},        {1000, "1.0 kB"},
-                 {45100, "45.1 kB"},  {12400000, "12.4 MB"}, {999960, "1.0 MB"},
+    } cases[] = {{0, "0 B"},
+                 {999, "999 B"},
+                 {1000, "1.0 kB"},
+                 {45100, "45.1 kB"},
+                 {12400000, "12.4 MB"},
+                 {999960, "1.0 MB"},
                  {3000000000, "3.0 GB"}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         struct ccnx_buf b = CCNX_BUF_INIT;
@@ -210,18 +214,19 @@ static void test_details(void **state)
     struct ex_node *seg = child(&tree.root, "seg", EX_SRC_CACHE);
     struct ex_details det = {2, obj.data, obj.len, EX_VERIFY_OK, NULL};
     assert_int_equal(ex_details_text(&tree, seg, &det, &out), 0);
-    assert_string_equal(ccnx_buf_cstr(&out),
-                        "URI: ccnx:/example/vec/seg\n"
-                        "Seen in: cache\n"
-                        "Object: ccnx:/example/vec/seg/%00%03\n"
-                        "Type: DATA\n"
-                        "Publisher: 5faa76fdb1eed250dadad76193c57547c5a79152ed03b0a6c43ada91262b9bfc\n"
-                        "Key locator: the key itself (162 bytes)\n"
-                        "Signed: 2026-12-03 08:01:29\n"
-                        "Freshness: none\n"
-                        "FinalBlockID: segment 3\n"
-                        "Object size: 28 B of content\n"
-                        "Signature: verified\n");
+    assert_string_equal(
+        ccnx_buf_cstr(&out),
+        "URI: ccnx:/example/vec/seg\n"
+        "Seen in: cache\n"
+        "Object: ccnx:/example/vec/seg/%00%03\n"
+        "Type: DATA\n"
+        "Publisher: 5faa76fdb1eed250dadad76193c57547c5a79152ed03b0a6c43ada91262b9bfc\n"
+        "Key locator: the key itself (162 bytes)\n"
+        "Signed: 2026-12-03 08:01:29\n"
+        "Freshness: none\n"
+        "FinalBlockID: segment 3\n"
+        "Object size: 28 B of content\n"
+        "Signature: verified\n");
     ccnx_buf_reset(&out);
     det = (struct ex_details){2, obj.data, obj.len, EX_VERIFY_FAILED, "bad\x1b[31m sig"};
     ex_details_text(&tree, seg, &det, &out);
@@ -247,12 +252,14 @@ static void test_preview_formats(void **state)
     assert_false(ex_preview_is_text((const uint8_t *)"\x1b[2J", 4));
     assert_false(ex_preview_is_text((const uint8_t *)"\xff\xfe\x00\x01", 4));
     struct ccnx_buf b = CCNX_BUF_INIT;
-    ex_preview_hex(&b, (const uint8_t *)"\x00\x01"
-                                        "ABCDEFGHIJKLMNOPQ",
+    ex_preview_hex(&b,
+                   (const uint8_t *)"\x00\x01"
+                                    "ABCDEFGHIJKLMNOPQ",
                    19);
-    assert_string_equal(ccnx_buf_cstr(&b),
-                        "00000000  00 01 41 42 43 44 45 46 47 48 49 4a 4b 4c 4d 4e  |..ABCDEFGHIJKLMN|\n"
-                        "00000010  4f 50 51                                         |OPQ|\n");
+    assert_string_equal(
+        ccnx_buf_cstr(&b),
+        "00000000  00 01 41 42 43 44 45 46 47 48 49 4a 4b 4c 4d 4e  |..ABCDEFGHIJKLMN|\n"
+        "00000010  4f 50 51                                         |OPQ|\n");
     ccnx_buf_free(&b);
 }
 
@@ -261,9 +268,9 @@ int main(void)
     setenv("TZ", "UTC", 1);
     tzset();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_labels),        cmocka_unit_test(test_sizes),
+        cmocka_unit_test(test_labels),          cmocka_unit_test(test_sizes),
         cmocka_unit_test(test_merge_and_order), cmocka_unit_test(test_collapse),
-        cmocka_unit_test(test_filter),        cmocka_unit_test(test_details),
+        cmocka_unit_test(test_filter),          cmocka_unit_test(test_details),
         cmocka_unit_test(test_preview_formats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
