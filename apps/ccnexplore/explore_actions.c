@@ -117,8 +117,10 @@ static void on_data(void *arg, uint64_t segment, const uint8_t *p, size_t n)
     } else {
         size_t room = EX_PREVIEW_MAX - t->buf.len;
         ccnx_buf_append(&t->buf, p, n < room ? n : room);
-        if (t->buf.len == EX_PREVIEW_MAX)
+        if (t->buf.len == EX_PREVIEW_MAX) {
             ccnx_fetch_pause(t->fetch); /* enough to show */
+            t->done = 1;
+        }
     }
     t->bytes += n;
     changed(t->owner);
@@ -130,7 +132,8 @@ static void on_done(void *arg, int result, const char *error)
     (void)error;
     if (t->out != NULL && fflush(t->out) != 0)
         result = CCNX_E_IO;
-    t->done = result == 0 && t->done == 0 ? 1 : -1;
+    if (t->done == 0)
+        t->done = result == 0 ? 1 : -1;
     changed(t->owner);
 }
 

@@ -755,8 +755,15 @@ static void after_children(struct ui *u)
         }
         u->put_under = NULL;
     }
-    if (a->play.pid == 0 && a->play.status > 0)
-        note(u, 1, "the player ended with status %d", a->play.status);
+    if (a->play.pid == 0 && a->play.status >= 0) {
+        if (a->play.status > 0) {
+            struct ccnx_buf last = CCNX_BUF_INIT;
+            ex_last_line(&a->play.out, &last);
+            note(u, 1, "the player ended with status %d: %s", a->play.status, ccnx_buf_cstr(&last));
+            ccnx_buf_free(&last);
+        }
+        a->play.status = -1; /* reported */
+    }
 }
 
 static void after_fetch(struct ui *u)

@@ -108,6 +108,12 @@ wait_screen main "Fetch to file: a.txt"
 keys main Enter
 wait_screen main "fetched 11 B to a.txt"
 cmp "$T/a.txt" "$T/dl/a.txt" || fail "the fetched file differs"
+# Play hands the URI to gst-launch-1.0 playbin (text is no media: it only
+# has to start).
+if command -v gst-launch-1.0 >/dev/null; then
+    keys main g
+    wait_screen main "playing ccnx:/test/a.txt with gst-launch-1.0 playbin"
+fi
 keys main Escape
 
 # Put a file below the prefix, find it after the refresh.
@@ -138,6 +144,9 @@ screen slow | tail -n 1 | grep -q "move" || fail "no key bar after the resize"
 keys slow q
 wait_screen slow "EXITED 0"
 
+# ccnd goes away: the status line says so, and the keys still act.
+"$B/ccndstop" >/dev/null 2>&1
+wait_screen main "NOT CONNECTED (retrying)"
 # Copy the URI; it is printed when the explorer ends.
 keys main c q
 wait_screen main "EXITED 0"
