@@ -26,11 +26,10 @@ static void changed(struct ex_actions *a)
 
 /* The tool next to this program (the build tree and an installation both
  * keep them together), else whatever PATH finds. */
-static char *sibling(const char *argv0, const char *tool)
+static char *sibling(const char *tool)
 {
     char self[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    (void)argv0;
     if (n > 0) {
         self[n] = '\0';
         char *slash = strrchr(self, '/');
@@ -56,8 +55,7 @@ static void child_init(struct ex_child *ch, const char *what)
     ccnx_buf_init(&ch->out);
 }
 
-void ex_actions_init(struct ex_actions *a, struct ccnx_client *c, struct ccnx_verifier *v,
-                     const char *argv0)
+void ex_actions_init(struct ex_actions *a, struct ccnx_client *c, struct ccnx_verifier *v)
 {
     memset(a, 0, sizeof *a);
     a->c = c;
@@ -67,7 +65,7 @@ void ex_actions_init(struct ex_actions *a, struct ccnx_client *c, struct ccnx_ve
     a->preview.owner = a->fetch.owner = a;
     child_init(&a->put, "put");
     child_init(&a->play, "player");
-    a->ccnputfile = sibling(argv0, "ccnputfile");
+    a->ccnputfile = sibling("ccnputfile");
 }
 
 static void transfer_stop(struct ex_transfer *t)

@@ -50,8 +50,7 @@ struct ex_actions {
     void *arg;
 };
 
-void ex_actions_init(struct ex_actions *a, struct ccnx_client *c, struct ccnx_verifier *v,
-                     const char *argv0);
+void ex_actions_init(struct ex_actions *a, struct ccnx_client *c, struct ccnx_verifier *v);
 void ex_actions_free(struct ex_actions *a);
 
 /* Starts a preview of the content named `name` (newest version first). */

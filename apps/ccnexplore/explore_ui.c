@@ -855,7 +855,7 @@ int ex_ui_run(struct ccnx_client *c, struct ex_tree *t, const struct ex_disco_op
         return 1;
     }
     ccnx_verifier_set_enabled(u.v, o->verify);
-    ex_actions_init(&u.a, c, u.v, NULL);
+    ex_actions_init(&u.a, c, u.v);
     u.a.changed = changed;
     u.a.arg = &u;
     signal(SIGINT, on_signal);
