@@ -42,7 +42,7 @@ struct ui {
     struct ex_rows rows;
     struct ex_node *sel;
     size_t top;
-    char filter[256];
+    char filter[INPUT_MAX];
     enum prompt prompt;
     char input[INPUT_MAX];
     char message[512];
