@@ -4,7 +4,6 @@
 
 #include <ccnx/error.h>
 #include <ccnx/interest.h>
-#include <ccnx/link.h>
 #include <ccnx/naming.h>
 #include <ccnx/uri.h>
 
@@ -38,6 +37,7 @@ struct dnode {
     struct ex_node *node;
     int exploring; /* discovery started and not finished */
     int explored;  /* finished at least once */
+    int again;     /* a refresh asked for while exploring */
     int enum_running;
     unsigned replies; /* listing requests and fetches running */
     struct responder **resp;
@@ -313,24 +313,9 @@ static void reply_request(struct responder *rp)
 static void read_collection(struct responder *rp)
 {
     struct dnode *dn = rp->dn;
-    struct ccnx_collection_iter it;
-    struct ccnx_link link;
-    size_t added = 0;
-    int r = ccnx_collection_iter_init(&it, rp->body.data, rp->body.len);
-    while (r == 0 && (r = ccnx_collection_iter_next(&it, &link)) == 1) {
-        struct ccnx_name_iter ni;
-        struct ccnx_comp comp;
-        r = ccnx_name_iter_init(&ni, link.name, link.name_len);
-        if (r == 0 && ccnx_name_iter_next(&ni, &comp) == 1) {
-            struct ex_node *k = ex_node_child(dn->d->t, dn->node, comp.p, comp.n, NULL);
-            if (k == NULL)
-                r = CCNX_E_NOMEM;
-            else
-                k->sources |= EX_SRC_REPO;
-            added++;
-        }
-    }
-    if (r < 0)
+    size_t added;
+    if (ex_tree_merge_listing(dn->d->t, dn->node, rp->body.data, rp->body.len, EX_SRC_REPO,
+                              &added) != 0)
         say(dn->d, dn->node, "a repository's listing is malformed (%zu names read)", added);
     ccnx_buf_reset(&rp->body);
     changed(dn->d);
@@ -735,6 +720,10 @@ static void finish_if_idle(struct dnode *dn)
     dn->explored = 1;
     if (dn->node->versions > 0 || dn->node->segment_kids > 0)
         ex_disco_probe(dn->d, dn->node, 1);
+    if (dn->again) {
+        dn->again = 0;
+        ex_disco_explore(dn->d, dn->node);
+    }
 }
 
 /* ---- Entry points ---- */
@@ -758,6 +747,18 @@ int ex_disco_explore(struct ex_disco *d, struct ex_node *node)
     walk_round(dn, &dn->cache);
     changed(d);
     return 0;
+}
+
+int ex_disco_refresh(struct ex_disco *d, struct ex_node *node)
+{
+    struct dnode *dn = dnode_of(d, node);
+    if (dn == NULL)
+        return CCNX_E_NOMEM;
+    if (dn->exploring) {
+        dn->again = 1; /* what is running may have asked before the change */
+        return 0;
+    }
+    return ex_disco_explore(d, node);
 }
 
 int ex_disco_probe(struct ex_disco *d, struct ex_node *node, int again)

@@ -67,8 +67,13 @@ int ex_disco_create(struct ccnx_client *c, struct ex_tree *t, const struct ex_di
                     const struct ex_disco_events *ev, struct ex_disco **out);
 void ex_disco_destroy(struct ex_disco *d);
 
-/* Starts (or starts again: refresh) discovery of the node's children. */
+/* Starts discovery of the node's children (again when it was explored);
+ * nothing while it is being explored. */
 int ex_disco_explore(struct ex_disco *d, struct ex_node *node);
+/* The same, but while the node is being explored, once more when that
+ * ends: a refresh after a change must not be answered by a discovery that
+ * started before it. */
+int ex_disco_refresh(struct ex_disco *d, struct ex_node *node);
 /* Starts a probe of the node (again when `again`, else only once). */
 int ex_disco_probe(struct ex_disco *d, struct ex_node *node, int again);
 /* 1 once the node was explored at least once and nothing is running for it. */

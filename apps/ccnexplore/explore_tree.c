@@ -3,6 +3,7 @@
 #include "explore_tree.h"
 
 #include <ccnx/error.h>
+#include <ccnx/link.h>
 #include <ccnx/naming.h>
 #include <ccnx/uri.h>
 
@@ -142,6 +143,31 @@ struct ex_node *ex_node_child(struct ex_tree *t, struct ex_node *parent, const u
     parent->segment_kids += k->kind == EX_SEGMENT;
     t->nodes++;
     return k;
+}
+
+int ex_tree_merge_listing(struct ex_tree *t, struct ex_node *node, const uint8_t *collection,
+                          size_t len, unsigned sources, size_t *added)
+{
+    struct ccnx_collection_iter it;
+    struct ccnx_link link;
+    size_t n = 0;
+    int r = ccnx_collection_iter_init(&it, collection, len);
+    while (r == 0 && (r = ccnx_collection_iter_next(&it, &link)) == 1) {
+        struct ccnx_name_iter ni;
+        struct ccnx_comp comp;
+        r = ccnx_name_iter_init(&ni, link.name, link.name_len);
+        if (r == 0 && ccnx_name_iter_next(&ni, &comp) == 1) {
+            struct ex_node *k = ex_node_child(t, node, comp.p, comp.n, NULL);
+            if (k == NULL)
+                r = CCNX_E_NOMEM;
+            else
+                k->sources |= sources;
+            n++;
+        }
+    }
+    if (added != NULL)
+        *added = n;
+    return r < 0 ? r : 0;
 }
 
 struct ex_node *ex_node_newest_version(const struct ex_node *node)

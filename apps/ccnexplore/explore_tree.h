@@ -58,6 +58,13 @@ struct ex_node *ex_node_child(struct ex_tree *t, struct ex_node *parent, const u
                               size_t n, int *created);
 /* The child, or NULL. */
 struct ex_node *ex_node_find(const struct ex_node *parent, const uint8_t *comp, size_t n);
+/* Merges a name enumeration listing (a Collection of Links, as
+ * repositories answer %C1.E.be) into node's children, crediting `sources`:
+ * each Link's first component is a child. *added (may be NULL) gets the
+ * number of Links read. 0, or negative when the listing is malformed (the
+ * children read before the fault are kept). */
+int ex_tree_merge_listing(struct ex_tree *t, struct ex_node *node, const uint8_t *collection,
+                          size_t len, unsigned sources, size_t *added);
 /* The newest version child, or NULL. */
 struct ex_node *ex_node_newest_version(const struct ex_node *node);
 /* The node's full name (the tree's prefix plus its components). */

@@ -51,6 +51,7 @@ struct ui {
     int preview_scroll;
     int help;
     int dirty;
+    int connected; /* as last drawn */
     int utf8;
     char *copied;
     struct ex_node *put_under;
@@ -568,7 +569,7 @@ static void play(struct ui *u)
 
 static void refresh_node(struct ui *u)
 {
-    ex_disco_explore(u->d, u->sel);
+    ex_disco_refresh(u->d, u->sel);
     ex_disco_probe(u->d, u->sel, 1);
     note(u, 0, "refreshing %s", u->sel->label);
 }
@@ -745,7 +746,7 @@ static void after_children(struct ui *u)
     if (a->put.pid == 0 && a->put.status >= 0 && u->put_under != NULL) {
         if (a->put.status == 0) {
             note(u, 0, "stored; refreshing %s", u->put_under->label);
-            ex_disco_explore(u->d, u->put_under);
+            ex_disco_refresh(u->d, u->put_under);
             u->put_under->expanded = 1;
         } else {
             struct ccnx_buf last = CCNX_BUF_INIT;
@@ -837,6 +838,10 @@ static int loop(struct ui *u)
         after_fetch(u);
         if (u->a.fetch.fetch != NULL || u->a.put.pid > 0)
             u->dirty = 1; /* progress */
+        if (ccnx_client_connected(u->c) != u->connected) {
+            u->connected = ccnx_client_connected(u->c);
+            u->dirty = 1;
+        }
     }
     return 0;
 }

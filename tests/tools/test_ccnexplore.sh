@@ -62,6 +62,18 @@ diff -u "$T/expected.txt" "$T/list.txt" || fail "--list printed something else"
 "$B/ccnexplore" --list 'ccnx:/%zz' >/dev/null 2>"$T/bad.err" && fail "a bad URI was accepted"
 grep -q "ccnx:/%zz" "$T/bad.err" || fail "no clear message for a bad URI: $(cat "$T/bad.err")"
 
+# Bad input: a listing that is not a Collection is reported, not fatal; an
+# object whose key cannot be found is listed (and fails in the details).
+K=$(printf '%%C1.M.K%%00'; for _ in $(seq 32); do printf '%%AB'; done)
+echo garbage | timeout 10 "$B/ccnpoke" -f -l "ccnx:/bad/%C1.E.be/$K/%FD%06%B1%12%1E%0C%EA/%00" ||
+    fail "ccnpoke of a bad listing"
+echo signed | timeout 10 "$B/ccnpoke" -f -k ccnx:/nokey ccnx:/bad/unverified || fail "ccnpoke -k"
+timeout 60 "$B/ccnexplore" --list ccnx:/bad >"$T/bad.out" 2>"$T/bad.err" ||
+    fail "ccnexplore --list of a bad listing: $(cat "$T/bad.err")"
+grep -q "a repository's listing is malformed (0 names read) under ccnx:/bad" "$T/bad.err" ||
+    fail "no message for a malformed listing: $(cat "$T/bad.err")"
+grep -q "^  unverified  \[cache\]$" "$T/bad.out" || fail "the unverified object is not listed"
+
 # ---- the screen ----
 S="$T/tmux.sock"
 mkdir -p "$T/dl"
@@ -121,6 +133,13 @@ printf 'put by the explorer\n' >"$T/put.txt"
 keys main Home u "$T/put.txt" Enter
 wait_screen main "stored; refreshing"
 wait_screen main "put.txt"
+# the repository that stored it lists it (not only the walk of the network)
+for _ in $(seq 300); do
+    screen main | grep -q "put.txt .*\[repo" && break
+    sleep 0.1
+done
+screen main | grep -q "put.txt .*\[repo" || fail "put.txt is not listed by a repository:
+$(screen main)"
 
 # A prefix that never answers (routed to a UDP port where nobody listens):
 # the keys still act while its requests are in flight.
@@ -143,6 +162,17 @@ wait_screen slow "──────"
 screen slow | tail -n 1 | grep -q "move" || fail "no key bar after the resize"
 keys slow q
 wait_screen slow "EXITED 0"
+
+# An object whose signature cannot be checked: the details say why.
+tmux -S "$S" new-window -n bad \
+    "timeout --foreground 300 '$B/ccnexplore' ccnx:/bad; echo EXITED \$?; sleep 60"
+wait_screen bad "unverified"
+keys bad Down
+wait_screen bad "URI: ccnx:/bad/unverified"
+wait_screen bad "Signature: FAILED"
+wait_screen bad "malformed"
+keys bad q
+wait_screen bad "EXITED 0"
 
 # ccnd goes away: the status line says so, and the keys still act.
 "$B/ccndstop" >/dev/null 2>&1

@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include <ccnx/content.h>
 #include <ccnx/naming.h>
 #include <ccnx/uri.h>
 
@@ -188,6 +189,38 @@ static void test_collapse(void **state)
     ex_tree_free(&tree);
 }
 
+/* The listing a reference repository answered (children doc1 and doc2),
+ * and listings that are not Collections. */
+static void test_listing(void **state)
+{
+    (void)state;
+    struct ccnx_buf obj = CCNX_BUF_INIT;
+    struct ccnx_content_parsed pc;
+    size_t added;
+    tu_read_vector("co_name_enumeration_reply.ccnb", &obj);
+    assert_int_equal(ccnx_content_parse(obj.data, obj.len, &pc), 0);
+    tree_init("ccnx:/example/vec/repo");
+    child(&tree.root, "doc2", EX_SRC_CACHE);
+    assert_int_equal(ex_tree_merge_listing(&tree, &tree.root, obj.data + pc.content_value.off,
+                                           pc.content_value.len, EX_SRC_REPO, &added),
+                     0);
+    assert_int_equal(added, 2);
+    assert_string_equal(rows_text(NULL, -1), "ccnx:/example/vec/repo\n"
+                                             "  doc1  [repo]\n"
+                                             "  doc2  [repo cache]\n");
+    assert_true(ex_tree_merge_listing(&tree, &tree.root, (const uint8_t *)"garbage", 7, EX_SRC_REPO,
+                                      &added) < 0);
+    assert_int_equal(added, 0);
+    /* A listing cut short keeps what came before the cut. */
+    struct ex_node *other = child(&tree.root, "other", 0);
+    assert_true(ex_tree_merge_listing(&tree, other, obj.data + pc.content_value.off,
+                                      pc.content_value.len - 3, EX_SRC_REPO, &added) < 0);
+    assert_int_equal(other->nkids, added);
+    assert_int_equal(tree.root.nkids, 3);
+    ex_tree_free(&tree);
+    ccnx_buf_free(&obj);
+}
+
 static void test_filter(void **state)
 {
     (void)state;
@@ -270,8 +303,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_labels),          cmocka_unit_test(test_sizes),
         cmocka_unit_test(test_merge_and_order), cmocka_unit_test(test_collapse),
-        cmocka_unit_test(test_filter),          cmocka_unit_test(test_details),
-        cmocka_unit_test(test_preview_formats),
+        cmocka_unit_test(test_filter),          cmocka_unit_test(test_listing),
+        cmocka_unit_test(test_details),         cmocka_unit_test(test_preview_formats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
