@@ -23,6 +23,8 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <ifaddrs.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -368,6 +370,61 @@ static int is_multicast(const struct sockaddr_storage *ss)
     return IN6_IS_ADDR_MULTICAST(&((const struct sockaddr_in6 *)ss)->sin6_addr);
 }
 
+/* The interface index that holds the address, 0 when none does. */
+static unsigned ifindex_of(const struct sockaddr_storage *ss)
+{
+    struct ifaddrs *all, *i;
+    unsigned found = 0;
+    if (getifaddrs(&all) != 0) {
+        return 0;
+    }
+    for (i = all; i != NULL && found == 0; i = i->ifa_next) {
+        const struct sockaddr *a = i->ifa_addr;
+        if (a == NULL || a->sa_family != ss->ss_family) {
+            continue;
+        }
+        int same = a->sa_family == AF_INET
+                       ? ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
+                             ((const struct sockaddr_in *)ss)->sin_addr.s_addr
+                       : memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+                                &((const struct sockaddr_in6 *)ss)->sin6_addr, 16) == 0;
+        found = same ? if_nametoindex(i->ifa_name) : 0;
+    }
+    freeifaddrs(all);
+    return found;
+}
+
+/* A multicast face's local interface, as ccndc sends it: an address, an
+ * IPv6 one possibly with its zone (fe80::1%eth0). The interface index
+ * comes from the zone or from the interface holding the address: IPv6
+ * link-local groups need it. */
+static int mcast_interface(struct ccnx_view v, struct face_mcast_params *mp)
+{
+    const uint8_t *pct = memchr(v.p, '%', v.n);
+    socklen_t len;
+    if (pct != NULL) {
+        char name[IF_NAMESIZE + 1];
+        size_t n = v.n - (size_t)(pct + 1 - v.p);
+        if (n == 0 || n > IF_NAMESIZE) {
+            return -1;
+        }
+        memcpy(name, pct + 1, n);
+        name[n] = '\0';
+        mp->ifindex = if_nametoindex(name);
+        if (mp->ifindex == 0) {
+            return -1;
+        }
+        v.n = (size_t)(pct - v.p);
+    }
+    if (parse_addr(v, 0, &mp->local, &len) != 0) {
+        return -1;
+    }
+    if (mp->ifindex == 0) {
+        mp->ifindex = ifindex_of(&mp->local);
+    }
+    return 0;
+}
+
 static int mgmt_newface(void *arg, const struct ccnx_face_instance *req, unsigned *faceid)
 {
     struct ccnd *d = arg;
@@ -385,11 +442,12 @@ static int mgmt_newface(void *arg, const struct ccnx_face_instance *req, unsigne
         memcpy(&mp.group, &ss, len);
         mp.group_len = len;
         mp.ttl = req->mcast_ttl > 0 ? (int)req->mcast_ttl : 1;
-        if (req->mcast_interface.p != NULL) {
-            socklen_t ilen;
-            if (parse_addr(req->mcast_interface, 0, &mp.local, &ilen) != 0) {
-                return -1;
-            }
+        if (req->mcast_interface.p != NULL && mcast_interface(req->mcast_interface, &mp) != 0) {
+            return -1;
+        }
+        if (mp.group.ss_family == AF_INET6) {
+            /* a link-scope group is bound and sent to on one interface */
+            ((struct sockaddr_in6 *)&mp.group)->sin6_scope_id = mp.ifindex;
         }
         res = face_mcast_open(d->faces, &mp, faceid);
     } else {

@@ -17,15 +17,19 @@
 #include <unistd.h>
 
 #include "ccnd_link.h"
+#include "lan.h"
 #include "tool.h"
 
 #define START_WAIT_MS 10000
 #define DEFAULT_CAP   "50000" /* what the reference's script gives ccnd */
+#define LAN_MAX_FACES 64
+#define LAN_FLAGS     "3" /* ACTIVE | CHILD_INHERIT */
+#define LAN_TTL       "1" /* the link only */
 
 static void usage(FILE *f)
 {
     fprintf(f,
-            "Usage: %s [-v]\n"
+            "Usage: %s [-v] [--lan [IFACE...]] [--lan-prefix URI]\n"
             "Start ccnd in the background and configure it:\n"
             "  1. settings VAR=value from $CCNX_DIR/ccndrc (default ~/.ccnx/ccndrc) are put\n"
             "     in ccnd's environment ('#' comments and 'export' are allowed);\n"
@@ -37,10 +41,16 @@ static void usage(FILE *f)
             "     repository is started as well: ccnr with CCNR_DIRECTORY\n"
             "     $CCNX_DIR/repository (created if need be), its messages appended to\n"
             "     the file 'log' there.\n"
+            "  5. with --lan (or CCND_LAN), the local networks are joined: a multicast\n"
+            "     face on each interface named (all that are up and can multicast when\n"
+            "     none is), IPv4 " LAN_GROUP4 " and IPv6 " LAN_GROUP6 ", port " LAN_PORT ",\n"
+            "     with the LAN prefix (default ccnx:/) routed there.\n"
             "A ccnd already answering on the socket is not touched: stop it with ccndstop.\n"
             "\n"
-            "  -v          say what was started\n"
-            "  -h, --help  show this help\n"
+            "  --lan [IFACE...]    join the LAN (CCND_LAN=all or CCND_LAN=\"eth0 wlan0\")\n"
+            "  --lan-prefix URI    what the LAN serves (CCND_LAN_PREFIX; default ccnx:/)\n"
+            "  -v                  say what was started\n"
+            "  -h, --help          show this help\n"
             "\n"
             "Exit status: 0 started and configured, 1 a step failed, 2 usage.\n",
             tool_name());
@@ -186,28 +196,77 @@ static void wait_up(pid_t pid, const char *path, const char *log)
              START_WAIT_MS / 1000);
 }
 
+/* Runs ccndc with argv (argv[0] "ccndc"); 0 when it succeeded. */
+static int run_ccndc(char *const argv[])
+{
+    char exe[PATH_MAX];
+    sibling("ccndc", exe, sizeof exe);
+    pid_t pid = fork();
+    if (pid == 0) {
+        execvp(exe, argv);
+        fprintf(stderr, "ccndstart: cannot run %s: %s\n", exe, strerror(errno));
+        _exit(127);
+    }
+    int status = 0;
+    return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+                   WEXITSTATUS(status) == 0
+               ? 0
+               : -1;
+}
+
 static int apply_conf(const char *conf, int verbose)
 {
     struct stat st;
     if (stat(conf, &st) != 0) {
         return 0;
     }
-    char exe[PATH_MAX];
-    sibling("ccndc", exe, sizeof exe);
-    pid_t pid = fork();
-    if (pid == 0) {
-        execvp(exe, (char *[]){"ccndc", verbose ? "-v" : "-f", verbose ? "-f" : (char *)conf,
-                               verbose ? (char *)conf : NULL, NULL});
-        fprintf(stderr, "ccndstart: cannot run %s: %s\n", exe, strerror(errno));
-        _exit(127);
-    }
-    int status = 0;
-    if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
-        WEXITSTATUS(status) != 0) {
+    if (run_ccndc((char *[]){"ccndc", verbose ? "-v" : "-f", verbose ? "-f" : (char *)conf,
+                             verbose ? (char *)conf : NULL, NULL}) != 0) {
         tool_warn("ccnd is running, but %s was not applied in full (see above)", conf);
         return -1;
     }
     return 0;
+}
+
+/* LAN mode: a multicast face per interface and family, `prefix` routed
+ * to each. 0, or -1 after saying what failed (ccnd keeps running). */
+static int join_lan(const char *const *ifaces, size_t n, const char *prefix, int verbose)
+{
+    struct lan_face faces[LAN_MAX_FACES];
+    char err[256];
+    int count = lan_faces(ifaces, n, faces, LAN_MAX_FACES, err, sizeof err);
+    if (count < 0) {
+        tool_warn("ccnd is running, but the LAN was not joined: %s", err);
+        return -1;
+    }
+    int failed = 0;
+    for (int i = 0; i < count; i++) {
+        struct lan_face *f = &faces[i];
+        if (run_ccndc((char *[]){"ccndc", "add", (char *)prefix, "udp", (char *)f->group, LAN_PORT,
+                                 LAN_FLAGS, LAN_TTL, f->ifaddr, NULL}) != 0) {
+            tool_warn("cannot join %s on %s (%s): see above", f->group, f->ifname, f->ifaddr);
+            failed = 1;
+        } else if (verbose) {
+            printf("LAN: %s on %s, %s:%s from %s\n", prefix, f->ifname, f->group, LAN_PORT,
+                   f->ifaddr);
+        }
+    }
+    fflush(stdout);
+    return failed ? -1 : 0;
+}
+
+/* Splits a CCND_LAN value ("all", or interface names separated by blanks
+ * or commas) into names; returns how many (0 for all). */
+static size_t lan_names(char *value, const char **names, size_t max)
+{
+    size_t n = 0;
+    for (char *save = NULL, *w = strtok_r(value, " ,\t", &save); w != NULL && n < max;
+         w = strtok_r(NULL, " ,\t", &save)) {
+        if (strcmp(w, "all") != 0) {
+            names[n++] = w;
+        }
+    }
+    return n;
 }
 
 /* The repository, when CCNR_GLOBAL_PREFIX asks for one (as the reference's
@@ -233,25 +292,64 @@ static void start_repository(const char *dir, int verbose)
     }
 }
 
-int main(int argc, char **argv)
+struct start_opts {
+    int verbose;
+    int lan;
+    const char *lan_ifaces[LAN_MAX_FACES];
+    size_t n_ifaces;
+    const char *lan_prefix;
+};
+
+static void parse_args(int argc, char **argv, struct start_opts *o)
 {
-    tool_init(argv[0]);
-    int verbose = 0;
     for (int i = 1; i < argc; i++) {
         if (tool_is_help(argv[i])) {
             usage(stdout);
-            return 0;
-        }
-        if (strcmp(argv[i], "-v") != 0) {
+            exit(0);
+        } else if (strcmp(argv[i], "-v") == 0) {
+            o->verbose = 1;
+        } else if (strcmp(argv[i], "--lan") == 0) {
+            o->lan = 1;
+            while (i + 1 < argc && argv[i + 1][0] != '-' && o->n_ifaces < LAN_MAX_FACES) {
+                o->lan_ifaces[o->n_ifaces++] = argv[++i];
+            }
+        } else if (strcmp(argv[i], "--lan-prefix") == 0 && i + 1 < argc) {
+            o->lan_prefix = argv[++i];
+        } else {
             tool_usage_error("unknown argument '%s'", argv[i]);
         }
-        verbose = 1;
     }
+}
+
+/* CCND_LAN and CCND_LAN_PREFIX (from the environment or ccndrc) when the
+ * command line did not say. */
+static void lan_settings(struct start_opts *o)
+{
+    static char value[1024];
+    const char *lan = getenv("CCND_LAN");
+    if (!o->lan && lan != NULL && lan[0] != '\0') {
+        snprintf(value, sizeof value, "%s", lan);
+        o->lan = 1;
+        o->n_ifaces = lan_names(value, o->lan_ifaces, LAN_MAX_FACES);
+    }
+    if (o->lan_prefix == NULL) {
+        const char *p = getenv("CCND_LAN_PREFIX");
+        o->lan_prefix = p != NULL && p[0] != '\0' ? p : "ccnx:/";
+    }
+}
+
+int main(int argc, char **argv)
+{
+    tool_init(argv[0]);
+    struct start_opts o = {0};
+    parse_args(argc, argv, &o);
+    int verbose = o.verbose;
     char dir[PATH_MAX - 32], rc[PATH_MAX], conf[PATH_MAX], path[200];
     ccnx_dir(dir, sizeof dir);
     snprintf(rc, sizeof rc, "%s/ccndrc", dir);
     snprintf(conf, sizeof conf, "%s/ccnd.conf", dir);
     read_ccndrc(rc);
+    lan_settings(&o);
     setenv("CCND_CAP", DEFAULT_CAP, 0);
     unsetenv("CCN_LOCAL_TRANSPORT"); /* ccnd's own socket is the one to watch */
     if (ccnd_link_address(path, sizeof path) < 0) {
@@ -269,6 +367,9 @@ int main(int argc, char **argv)
         fflush(stdout);
     }
     int applied = apply_conf(conf, verbose);
+    if (o.lan && join_lan(o.lan_ifaces, o.n_ifaces, o.lan_prefix, verbose) != 0) {
+        applied = -1;
+    }
     start_repository(dir, verbose);
     return applied == 0 ? 0 : TOOL_EXIT_FAILURE;
 }

@@ -322,10 +322,15 @@ static int mcast_recv_socket(const struct face_mcast_params *p)
     if (fd < 0) {
         return -1;
     }
-    int one = 1;
+    int one = 1, zero = 0;
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+    /* Only the group as joined on this face's interface: with a face per
+     * interface, each hears its own link. */
     if (p->group.ss_family == AF_INET6) {
         setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
+        setsockopt(fd, IPPROTO_IPV6, IPV6_MULTICAST_ALL, &zero, sizeof(zero));
+    } else {
+        setsockopt(fd, IPPROTO_IP, IP_MULTICAST_ALL, &zero, sizeof(zero));
     }
     if (bind(fd, (const struct sockaddr *)&p->group, p->group_len) != 0 || mcast_join(fd, p) != 0) {
         int err = errno;
