@@ -466,6 +466,12 @@ static int mgmt_destroyface(void *arg, unsigned faceid)
     return face_close(d->faces, faceid);
 }
 
+static void mgmt_published(void *arg, const uint8_t *name, size_t len)
+{
+    struct ccnd *d = arg;
+    fw_pub_add(d->fw, name, len); /* past FW_PUB_MAX prefixes, new ones are not counted */
+}
+
 static int mgmt_strategy_exists(void *arg, const char *name)
 {
     (void)arg;
@@ -600,6 +606,7 @@ static void status_page(struct ccnd *d, const struct status_request *req,
     v.cs = fw_cs(d->fw);
     v.pit = fw_pit(d->fw);
     v.fib = fw_fib(d->fw);
+    v.pubs = fw_pubs(d->fw, &v.npubs);
     v.nonces = fw_nonces(d->fw);
     struct status_face *rows = status_rows(d, &v.nfaces);
     v.faces = rows;
@@ -758,8 +765,8 @@ struct ccnd *ccnd_create(const struct ccnd_config *cfg, char *err, size_t n)
         ccnd_destroy(d);
         return NULL;
     }
-    const struct mgmt_face_ops mops = {mgmt_face_exists, mgmt_newface, mgmt_destroyface,
-                                       mgmt_strategy_exists, d};
+    const struct mgmt_face_ops mops = {mgmt_face_exists,     mgmt_newface,   mgmt_destroyface,
+                                       mgmt_strategy_exists, mgmt_published, d};
     d->mgmt = mgmt_create(fw_fib(d->fw), ccnx_keystore_key(d->keystore), &mops, 0);
     if (d->mgmt == NULL) {
         snprintf(err, n, "cannot set up the internal client");

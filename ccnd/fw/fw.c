@@ -136,6 +136,7 @@ void fw_destroy(struct fw *fw)
     for (size_t i = 0; i < fw->niprefix; i++)
         free(fw->iprefix[i]);
     free(fw->iprefix);
+    fw_pub_free(fw);
     free(fw->iprefix_len);
     ccnx_buf_free(&fw->scratch);
     if (fw->cs != NULL)
@@ -255,6 +256,8 @@ int fw_rec_send(struct fw *fw, struct fw_rec *rec, unsigned faceid, uint64_t now
     if (res < 0)
         return res;
     fw->stats.interests_out++;
+    if (rec->pub != NULL && fw_face_is_local(fw, faceid))
+        rec->pub->to_producer++;
     pit_entry_sent(fw->pit, rec->entry, faceid, now);
     /* a face that got the Interest needs no scheduled copy any more */
     for (i = 0; i < rec->nsched; i++) {

@@ -122,4 +122,30 @@ void fw_set_internal(struct fw *fw,
 /* Adds a prefix (encoded Name element) for the internal client. 0 or CCNX_E*. */
 int fw_internal_add_prefix(struct fw *fw, const uint8_t *name, size_t len);
 
+/* ---- Publisher reports ----
+ *
+ * Counters kept for the prefixes this host's applications registered, so
+ * that a publisher sees its audience, which caches otherwise hide: every
+ * Interest whose longest registered prefix is one of them is counted as
+ * seen, then as answered from the content store or as forwarded to the
+ * producer (a copy sent to a local face). At most FW_PUB_MAX prefixes are
+ * kept; their counters outlive the registration (a producer that
+ * restarts keeps its history) until ccnd stops. */
+#define FW_PUB_MAX 256
+
+struct fw_pub {
+    uint8_t *name; /* encoded Name element */
+    size_t len;
+    uint32_t comps;
+    uint64_t seen;        /* Interests under the prefix */
+    uint64_t from_store;  /* ... answered from the content store */
+    uint64_t to_producer; /* copies forwarded to a local face */
+};
+
+/* Starts counting for the prefix (no-op when counted already). 0,
+ * CCNX_E_NOMEM, or CCNX_E_TOOBIG when FW_PUB_MAX prefixes are counted. */
+int fw_pub_add(struct fw *fw, const uint8_t *name, size_t len);
+/* The counted prefixes, in the order they were added; *n gets how many. */
+const struct fw_pub *fw_pubs(const struct fw *fw, size_t *n);
+
 #endif

@@ -24,6 +24,7 @@ struct fw_arrival {
     struct ccnx_interest_parsed pi;
     uint64_t lifetime_us;
     struct fib_result fr;
+    struct fw_pub *pub; /* the publisher prefix it counts for, or NULL */
 };
 
 /* Where a Nonce element goes: before FaceID, or before the closer (the
@@ -326,6 +327,8 @@ static void pend(struct fw *fw, struct fw_arrival *a, uint64_t now)
         r = fw_rec_add(fw, e);
     if (r == NULL)
         return; /* out of memory: the entry waits for content or expiry */
+    if (a->pub != NULL)
+        r->pub = a->pub;
     if (!unique && !is_new)
         return;
     if (rec_update(fw, r, a) < 0)
@@ -352,7 +355,16 @@ void fw_interest(struct fw *fw, unsigned faceid, const uint8_t *msg, size_t len,
     }
     a.local = fw_face_is_local(fw, faceid);
     a.lifetime_us = (uint64_t)((a.pi.lifetime * 1000000.0) / 4096.0);
-    if (check_arrival(fw, &a, now) == 0 && check_nonce(fw, &a, now) == 0 &&
-        !answer_from_cs(fw, &a, now))
-        pend(fw, &a, now);
+    if (check_arrival(fw, &a, now) != 0 || check_nonce(fw, &a, now) != 0)
+        return;
+    if (fw->npubs > 0 && a.fr.prefix_comps != (uint32_t)-1)
+        a.pub = fw_pub_match(fw, a.msg + a.pi.name.off, a.pi.name.len, a.fr.prefix_comps);
+    if (a.pub != NULL)
+        a.pub->seen++;
+    if (answer_from_cs(fw, &a, now)) {
+        if (a.pub != NULL)
+            a.pub->from_store++;
+        return;
+    }
+    pend(fw, &a, now);
 }

@@ -50,7 +50,8 @@ struct fw_rec {
     size_t nfaces;
     uint8_t *msg; /* the Interest as forwarded (with a nonce) */
     size_t len;
-    uint64_t timer; /* on_timer deadline, UINT64_MAX when none */
+    uint64_t timer;     /* on_timer deadline, UINT64_MAX when none */
+    struct fw_pub *pub; /* the publisher prefix counted, NULL when none */
     /* in fw->due while a send or the timer is pending; its `when` may be
      * earlier than the record's real deadline (sends done early), never later */
     struct dheap_node due;
@@ -90,6 +91,9 @@ struct fw {
     uint8_t **iprefix;
     size_t *iprefix_len;
     size_t niprefix;
+    /* publisher reports: FW_PUB_MAX slots, allocated on first use */
+    struct fw_pub *pubs;
+    size_t npubs;
 };
 
 /* fw.c: sends the record's Interest to faceid (counted, recorded in the PIT). */
@@ -103,6 +107,10 @@ int fw_face_is_local(struct fw *fw, unsigned faceid);
 struct fw_rec *fw_rec_find(struct fw *fw, const struct pit_entry *e);
 struct fw_rec *fw_rec_add(struct fw *fw, struct pit_entry *e);
 void fw_rec_remove(struct fw *fw, struct fw_rec *r);
+/* fw_pub.c: the counted prefix that is the first `comps` components of
+ * the encoded Name, or NULL. */
+struct fw_pub *fw_pub_match(struct fw *fw, const uint8_t *name, size_t len, uint32_t comps);
+void fw_pub_free(struct fw *fw);
 /* fw_interest.c: the Interest pipeline. */
 void fw_interest(struct fw *fw, unsigned faceid, const uint8_t *msg, size_t len, uint64_t now);
 /* fw_strategy.c: the memory of `strategy` for the first ncomps components

@@ -235,6 +235,8 @@ static struct status do_forwarding(struct mgmt *m, const char *verb, unsigned re
         uint64_t expires = now + (uint64_t)fe.lifetime * 1000000u;
         if (fib_add(m->fib, fe.name.p, fe.name.n, face, (unsigned)fe.flags, expires) != 0)
             return (struct status){500, "could not register the prefix"};
+        if (local && m->ops.published != NULL)
+            m->ops.published(m->ops.arg, fe.name.p, fe.name.n);
     }
     fe.action = (struct ccnx_view){NULL, 0};
     fe.ccndid = (struct ccnx_view){mgmt_ccndid(m), CCNX_DIGEST_LEN};

@@ -33,6 +33,9 @@ struct mgmt_face_ops {
     /* 1 when the forwarder has a strategy of that name (setstrategy of any
      * other is refused, as the reference refuses it). */
     int (*strategy_exists)(void *arg, const char *name);
+    /* A prefix (encoded Name) registered on a local face: an application
+     * publishes there (may be NULL). */
+    void (*published)(void *arg, const uint8_t *name, size_t len);
     void *arg;
 };
 

@@ -440,7 +440,18 @@ static void render_xml(const struct status *st, const struct status_view *v, str
     if (v->fib != NULL) {
         fib_foreach(v->fib, xml_fentry, &c);
     }
-    ccnx_buf_append_str(b, "</forwarding></ccnd>\n");
+    ccnx_buf_append_str(b, "</forwarding><publishers>");
+    for (size_t i = 0; i < v->npubs; i++) {
+        const struct fw_pub *p = &v->pubs[i];
+        ccnx_buf_append_str(b, "<publisher><prefix>");
+        put_uri(b, p->name, p->len, 0);
+        ccnx_buf_printf(b,
+                        "</prefix><seen>%llu</seen><fromstore>%llu</fromstore>"
+                        "<toproducer>%llu</toproducer></publisher>",
+                        (unsigned long long)p->seen, (unsigned long long)p->from_store,
+                        (unsigned long long)p->to_producer);
+    }
+    ccnx_buf_append_str(b, "</publishers></ccnd>\n");
 }
 
 /* ---- JSON (schema in docs/ccnd-status.md) ---- */
@@ -578,6 +589,15 @@ static void render_json(const struct status *st, const struct status_view *v, st
     if (v->fib != NULL) {
         fib_foreach(v->fib, json_fentry, &c);
     }
+    ccnx_buf_append_str(b, "],\n\"publishers\":[");
+    for (size_t i = 0; i < v->npubs; i++) {
+        const struct fw_pub *p = &v->pubs[i];
+        ccnx_buf_append_str(b, i > 0 ? ",{\"prefix\":\"" : "{\"prefix\":\"");
+        put_uri(b, p->name, p->len, 1);
+        ccnx_buf_printf(b, "\",\"seen\":%llu,\"from_store\":%llu,\"to_producer\":%llu}",
+                        (unsigned long long)p->seen, (unsigned long long)p->from_store,
+                        (unsigned long long)p->to_producer);
+    }
     ccnx_buf_append_str(b, "]}\n");
 }
 
@@ -706,7 +726,22 @@ static void render_html(const struct status *st, const struct status_view *v, st
     if (v->fib != NULL) {
         fib_foreach(v->fib, html_fentry, &c);
     }
-    ccnx_buf_append_str(b, "</ul>\n</body></html>\n");
+    ccnx_buf_append_str(b, "</ul>\n");
+    if (v->npubs > 0) {
+        ccnx_buf_append_str(b, "<h4>Publishers (prefixes this host's applications registered)</h4>"
+                               "\n<ul>\n");
+    }
+    for (size_t i = 0; i < v->npubs; i++) {
+        const struct fw_pub *p = &v->pubs[i];
+        ccnx_buf_append_str(b, " <li>");
+        put_uri(b, p->name, p->len, 0);
+        ccnx_buf_printf(b,
+                        " <b>Interests:</b> %llu <b>from the store:</b> %llu <b>to the "
+                        "producer:</b> %llu</li>\n",
+                        (unsigned long long)p->seen, (unsigned long long)p->from_store,
+                        (unsigned long long)p->to_producer);
+    }
+    ccnx_buf_append_str(b, v->npubs > 0 ? "</ul>\n</body></html>\n" : "</body></html>\n");
 }
 
 int status_render(const struct status *st, const struct status_view *v, enum status_format fmt,

@@ -65,6 +65,8 @@ struct status_view {
     const struct nonce_table *nonces; /* "noted": the nonces remembered */
     const struct status_face *faces;
     size_t nfaces;
+    const struct fw_pub *pubs; /* publisher reports (fw.h) */
+    size_t npubs;
 };
 
 enum status_format { STATUS_HTML, STATUS_XML, STATUS_JSON };

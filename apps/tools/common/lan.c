@@ -34,9 +34,10 @@ static int add_face(const struct ifaddrs *i, struct lan_face *out, size_t count,
             return 0;
     if (count == max)
         return 0;
-    const void *bytes = a->sa_family == AF_INET
-                            ? (const void *)&((const struct sockaddr_in *)(const void *)a)->sin_addr
-                            : (const void *)&((const struct sockaddr_in6 *)(const void *)a)->sin6_addr;
+    const void *bytes =
+        a->sa_family == AF_INET
+            ? (const void *)&((const struct sockaddr_in *)(const void *)a)->sin_addr
+            : (const void *)&((const struct sockaddr_in6 *)(const void *)a)->sin6_addr;
     if (inet_ntop(a->sa_family, bytes, text, sizeof text) == NULL)
         return 0;
     struct lan_face *f = &out[count];

@@ -75,8 +75,8 @@ static int setup(void **state)
     f.faces = (struct fake_faces){{64, 67}, {90}, 2, 1, 70, 0};
     f.fib = fib_create();
     assert_int_equal(ccnx_key_generate(1024, &f.key), 0);
-    const struct mgmt_face_ops ops = {fake_exists, fake_newface, fake_destroy, fake_strategy_exists,
-                                      &f.faces};
+    const struct mgmt_face_ops ops = {fake_exists,          fake_newface, fake_destroy,
+                                      fake_strategy_exists, NULL,         &f.faces};
     f.m = mgmt_create(f.fib, f.key, &ops, 0);
     assert_non_null(f.m);
     *state = &f;
