@@ -440,7 +440,8 @@ static void render_xml(const struct status *st, const struct status_view *v, str
     if (v->fib != NULL) {
         fib_foreach(v->fib, xml_fentry, &c);
     }
-    ccnx_buf_append_str(b, "</forwarding><publishers>");
+    /* the reference's layout unchanged when no application registered */
+    ccnx_buf_append_str(b, v->npubs > 0 ? "</forwarding><publishers>" : "</forwarding>");
     for (size_t i = 0; i < v->npubs; i++) {
         const struct fw_pub *p = &v->pubs[i];
         ccnx_buf_append_str(b, "<publisher><prefix>");
@@ -451,7 +452,7 @@ static void render_xml(const struct status *st, const struct status_view *v, str
                         (unsigned long long)p->seen, (unsigned long long)p->from_store,
                         (unsigned long long)p->to_producer);
     }
-    ccnx_buf_append_str(b, "</publishers></ccnd>\n");
+    ccnx_buf_append_str(b, v->npubs > 0 ? "</publishers></ccnd>\n" : "</ccnd>\n");
 }
 
 /* ---- JSON (schema in docs/ccnd-status.md) ---- */
