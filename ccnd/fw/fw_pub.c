@@ -37,8 +37,7 @@ const struct fw_pub *fw_pubs(const struct fw *fw, size_t *n)
 }
 
 /* 1 when the first `comps` components of the two encoded Names are equal. */
-static int same_prefix(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
-                       uint32_t comps)
+static int same_prefix(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen, uint32_t comps)
 {
     struct ccnx_name_iter ia, ib;
     struct ccnx_comp ca, cb;

@@ -18,8 +18,13 @@
 
 #define PROBE_MS 500
 /* A producer of metadata answers the probe about as fast as it answers for
- * data: once data has come, a probe still unanswered after this many times
- * its round trip (and at least PROBE_MIN_MS) means a plain stream. */
+ * data. So an attempt counts as unanswered once PROBE_AFTER data segments
+ * asked for after it have come: a measure in the data's own progress, which
+ * a busy machine or a slow link stretches exactly as much as the probe's
+ * answer (a fixed time would not). When the data has all come, the
+ * attempt gets PROBE_RTTS of its round trips (at least PROBE_MIN_MS); and
+ * PROBE_MS at most in any case. */
+#define PROBE_AFTER    8
 #define PROBE_RTTS     4
 #define PROBE_MIN_MS   50
 #define PROBE_ATTEMPTS 3
@@ -325,7 +330,7 @@ static int probe_send(struct ccnsrc_net *n)
                  : rc;
     ccnx_buf_free(&interest);
     n->probe_attempts++;
-    n->probe_sent_us = g_get_monotonic_time();
+    n->probe_mark = n->data != NULL ? ccnx_fetch_stats(n->data)->interests : 0;
     return rc;
 }
 
@@ -374,17 +379,26 @@ static void probe_window_over(void *arg)
     }
 }
 
-/* The first data arrived while the probe is out: from now on each attempt
- * gets a few such round trips. */
-static void first_early_data(struct ccnsrc_net *n)
+/* Data came while the probe is out: enough of it asked for after the
+ * probe means the probe's Interest or answer was lost. */
+static void probe_progress(struct ccnsrc_net *n)
 {
-    if (!n->probing || n->early.len > 0) {
+    if (n->probing && n->data != NULL &&
+        ccnx_fetch_stats(n->data)->segments >= n->probe_mark + PROBE_AFTER) {
+        probe_unanswered(n);
+    }
+}
+
+/* All the data came while the probe is out: no more progress to measure,
+ * so each attempt gets a few of the data's round trips. */
+static void probe_data_ended(struct ccnsrc_net *n)
+{
+    if (!n->probing || n->data == NULL) {
         return;
     }
-    gint64 rtt_ms = (g_get_monotonic_time() - n->probe_sent_us) / 1000;
-    n->probe_window_ms = (int)MIN(MAX(PROBE_RTTS * rtt_ms, PROBE_MIN_MS), PROBE_MS);
-    gint64 left = n->probe_window_ms - rtt_ms;
-    ccnx_client_schedule(ccngst_loop_client(n->loop), (int)MAX(left, 0), probe_window_over, n,
+    double srtt = ccnx_fetch_stats(n->data)->srtt_ms;
+    n->probe_window_ms = (int)MIN(MAX(PROBE_RTTS * srtt, PROBE_MIN_MS), PROBE_MS);
+    ccnx_client_schedule(ccngst_loop_client(n->loop), n->probe_window_ms, probe_window_over, n,
                          NULL);
 }
 
@@ -534,13 +548,13 @@ static void on_data(void *arg, uint64_t segment, const uint8_t *p, size_t len)
         n->block = len;
     }
     if (n->deciding) {
-        first_early_data(n);
         if (ccnx_buf_append(&n->early, p, len) != 0) {
             push_error(n, GST_RESOURCE_ERROR_FAILED, g_strdup("out of memory"));
         } else if (n->early.len > CCNSRC_EARLY_MAX && !n->early_paused) {
             n->early_paused = 1;
             ccnx_fetch_pause(n->data);
         }
+        probe_progress(n);
         return;
     }
     if (n->reader == NULL) {
@@ -606,6 +620,7 @@ static void on_data_done(void *arg, int result, const char *error)
     if (n->total_size == 0 && n->data != NULL) {
         n->total_size = n->byte_offset + n->early.len;
     }
+    probe_data_ended(n);
     maybe_end(n);
 }
 

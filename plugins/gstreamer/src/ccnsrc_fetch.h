@@ -58,7 +58,7 @@ struct ccnsrc_net {
     GstBuffer *filling;       /* plain bytes not queued yet (client thread) */
     int flush_armed;          /* a zero-delay timer will queue `filling` */
     struct ccnsrc_seek *seek; /* a seek in progress, client thread */
-    gint64 probe_sent_us;
+    uint64_t probe_mark;      /* data Interests sent when the probe was */
     struct ccnx_buf early;
     guint64 byte_offset;
 
