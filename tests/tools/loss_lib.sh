@@ -7,6 +7,8 @@
 #                          source and object go to DIR. LOSS_HOW is netem,
 #                          bpf, or empty when neither works.
 #   loss_on NS DEV PERCENT sets the loss on DEV (0 removes it)
+#   loss_attach NS DEV PERCENT adds the BPF dropper to DEV's egress without
+#                          touching its root qdisc (a rate shaper stays)
 
 LOSS_HOW=
 LOSS_DIR=
@@ -18,10 +20,15 @@ loss_on() {
     elif [ "$LOSS_HOW" = netem ]; then
         tc -n "$1" qdisc add dev "$2" root netem loss "$3%"
     else
-        clang -O2 -target bpf -DPERMYRIAD=$(($3 * 100)) -c "$LOSS_DIR/loss.c" -o "$LOSS_DIR/loss.o" &&
-            tc -n "$1" qdisc add dev "$2" clsact &&
-            tc -n "$1" filter add dev "$2" egress bpf da obj "$LOSS_DIR/loss.o" sec classifier
+        loss_attach "$@"
     fi
+}
+loss_attach() {
+    local obj="$LOSS_DIR/loss-$3.o"
+    [ -f "$obj" ] || clang -O2 -target bpf -DPERMYRIAD=$(($3 * 100)) -c "$LOSS_DIR/loss.c" -o "$obj" ||
+        return 1
+    tc -n "$1" qdisc add dev "$2" clsact &&
+        tc -n "$1" filter add dev "$2" egress bpf da obj "$obj" sec classifier
 }
 loss_init() {
     LOSS_DIR=$1
