@@ -132,9 +132,8 @@ static int relay(const char *local, const char *target, int ms)
             struct sockaddr_in from;
             socklen_t flen = sizeof from;
             ssize_t n;
-            while ((p[i].revents & POLLIN) &&
-                   (n = recvfrom(p[i].fd, buf, sizeof buf, MSG_DONTWAIT, (void *)&from, &flen)) >=
-                       0) {
+            while ((p[i].revents & POLLIN) && (n = recvfrom(p[i].fd, buf, sizeof buf, MSG_DONTWAIT,
+                                                            (void *)&from, &flen)) >= 0) {
                 if (i == 0)
                     sender = from;
                 hold(now_us() + (int64_t)ms * 1000, i == 0, buf, (size_t)n);
