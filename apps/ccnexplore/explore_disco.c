@@ -30,6 +30,7 @@ struct responder {
     uint64_t version; /* of the reply read; 0 none yet */
     struct ccnx_buf body;
     struct ccnx_fetch *fetch;
+    uint64_t reap; /* the timer that destroys a finished fetch, 0 when none */
 };
 
 struct dnode {
@@ -132,6 +133,8 @@ static struct dnode *dnode_of(struct ex_disco *d, struct ex_node *node)
 static void dnode_free(struct dnode *dn)
 {
     for (size_t i = 0; i < dn->nresp; i++) {
+        if (dn->resp[i]->reap != 0)
+            ccnx_client_unschedule(dn->d->c, dn->resp[i]->reap);
         ccnx_fetch_destroy(dn->resp[i]->fetch);
         ccnx_buf_free(&dn->resp[i]->body);
         free(dn->resp[i]);
@@ -324,6 +327,7 @@ static void read_collection(struct responder *rp)
 static void reap_fetch(void *arg)
 {
     struct responder *rp = arg;
+    rp->reap = 0;
     ccnx_fetch_destroy(rp->fetch);
     rp->fetch = NULL;
     rp->dn->d->fetches--;
@@ -348,7 +352,7 @@ static void reply_done(void *arg, int result, const char *error)
     else
         say(rp->dn->d, rp->dn->node, "a repository's listing could not be read (%s)",
             result == 0 ? "too big" : error);
-    ccnx_client_schedule(rp->dn->d->c, 0, reap_fetch, rp, NULL);
+    ccnx_client_schedule(rp->dn->d->c, 0, reap_fetch, rp, &rp->reap);
 }
 
 static void fetch_reply(struct responder *rp, const struct ccnx_name *versioned)
