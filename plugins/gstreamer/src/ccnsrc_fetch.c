@@ -324,6 +324,20 @@ static int probe_send(struct ccnsrc_net *n)
     ip.name_len = n->meta_name.enc.len;
     ip.child_selector = 1;
     ip.lifetime_units = (int64_t)PROBE_MS * 4096 / 1000;
+    /* An attempt after the first excludes a random 32-byte component (no
+     * segment number is that long): it matches the same segments, but a
+     * forwarder cannot take it for the first attempt, whose entry it still
+     * holds, and absorb it. */
+    uint8_t nonce[32];
+    struct ccnx_exclude_item ex = {CCNX_EXCLUDE_COMPONENT, nonce, sizeof nonce};
+    if (n->probe_attempts > 0) {
+        for (size_t i = 0; i < sizeof nonce; i += 4) {
+            guint32 r = g_random_int();
+            memcpy(nonce + i, &r, 4);
+        }
+        ip.exclude = &ex;
+        ip.exclude_count = 1;
+    }
     int rc = ccnx_interest_build(&interest, &ip);
     rc = rc == 0 ? ccnx_fetch_object_start(ccngst_loop_client(n->loop), n->verifier, interest.data,
                                            interest.len, PROBE_MS, probe_done, n)
