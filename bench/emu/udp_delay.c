@@ -6,7 +6,8 @@
  *                                               back to the last sender MS later
  *   udp_delay echo LOCAL:PORT                   send every datagram back
  *   udp_delay ping TARGET:PORT COUNT            COUNT probes 5 ms apart; prints
- *                                               the median round trip in ms
+ *                                               the median round trip in ms, the
+ *                                               probes back and the smallest
  *   udp_delay blast TARGET:PORT COUNT           COUNT datagrams, 32 every 0.5 ms
  *   udp_delay sink LOCAL:PORT IDLE_MS           counts datagrams until none came
  *                                               for IDLE_MS after the first; prints it
@@ -190,7 +191,7 @@ static int ping(const char *target, long n)
         nanosleep(&gap, NULL);
     }
     qsort(rtt, (size_t)got, sizeof *rtt, cmp_double);
-    printf("%.3f %ld\n", got > 0 ? rtt[got / 2] : -1.0, got);
+    printf("%.3f %ld %.3f\n", got > 0 ? rtt[got / 2] : -1.0, got, got > 0 ? rtt[0] : -1.0);
     free(rtt);
     return got > 0 ? 0 : 1;
 }
