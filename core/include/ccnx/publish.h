@@ -69,9 +69,8 @@ struct ccnx_seqwriter_opts {
     /* An Interest for a segment sent less than resend_ms ago is taken as
      * answered without a second copy: it left ccnd before the copy got
      * there, so ccnd still holds it pending and the copy on its way
-     * satisfies it. <= 0 (the default): always send again. Off by
-     * default until a loaded loss-test run that lost frames with it is
-     * explained. */
+     * satisfies it. <= 0 (the default): always send again. ccnsink
+     * uses 250 ms. */
     int resend_ms;
     /* How the Interest filter on the name is set: CCNX_FILTER_REGISTER or
      * CCNX_FILTER_LOCAL (<ccnx/client.h>). */

@@ -56,6 +56,10 @@ int ccngst_writer_create(struct ccnx_client *c, const struct ccnx_name *location
     so.keep_all = o->live_window == 0;
     so.put = o->put;
     so.put_arg = o->put_arg;
+    /* Viewers of one stream ask for each segment at about the same time;
+     * an Interest that left ccnd before the first copy got there is
+     * satisfied by that copy, so it needs no second one. */
+    so.resend_ms = CCNGST_RESEND_MS;
     int rc = ccnx_seqwriter_create(c, location, &so, &w->data);
     rc = rc == 0 ? ccngst_meta_name(ccnx_seqwriter_name(w->data), &w->meta_name) : rc;
     /* Each meta segment is one record set, ended on purpose and shorter

@@ -12,6 +12,10 @@
 #ifndef CCNGST_STREAMWRITER_H
 #define CCNGST_STREAMWRITER_H
 
+/* A segment asked for again within this many ms of its last copy is not
+ * sent again (ccnx_seqwriter_opts.resend_ms). */
+#define CCNGST_RESEND_MS 250
+
 #include "streammeta.h"
 
 #include <ccnx/client.h>
