@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "explore_label.h"
+#include "tool.h"
 
 #define CHILD_OUTPUT_MAX 4096 /* bytes of a child's output kept */
 
@@ -22,28 +23,6 @@ static void changed(struct ex_actions *a)
 {
     if (a->changed != NULL)
         a->changed(a->arg);
-}
-
-/* The tool next to this program (the build tree and an installation both
- * keep them together), else whatever PATH finds. */
-static char *sibling(const char *tool)
-{
-    char self[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n > 0) {
-        self[n] = '\0';
-        char *slash = strrchr(self, '/');
-        if (slash != NULL) {
-            struct ccnx_buf path = CCNX_BUF_INIT;
-            ccnx_buf_append(&path, self, (size_t)(slash - self + 1));
-            ccnx_buf_append_str(&path, tool);
-            char *p = access(ccnx_buf_cstr(&path), X_OK) == 0 ? strdup(ccnx_buf_cstr(&path)) : NULL;
-            ccnx_buf_free(&path);
-            if (p != NULL)
-                return p;
-        }
-    }
-    return strdup(tool);
 }
 
 static void child_init(struct ex_child *ch, const char *what)
@@ -65,7 +44,7 @@ void ex_actions_init(struct ex_actions *a, struct ccnx_client *c, struct ccnx_ve
     a->preview.owner = a->fetch.owner = a;
     child_init(&a->put, "put");
     child_init(&a->play, "player");
-    a->ccnputfile = sibling("ccnputfile");
+    tool_sibling("ccnputfile", a->ccnputfile, sizeof a->ccnputfile);
 }
 
 static void transfer_stop(struct ex_transfer *t)
@@ -100,7 +79,6 @@ void ex_actions_free(struct ex_actions *a)
     free(a->fetch.path);
     child_stop(&a->put);
     child_stop(&a->play);
-    free(a->ccnputfile);
 }
 
 /* ---- Transfers ---- */

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <limits.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -45,7 +46,7 @@ struct ex_actions {
     struct ccnx_verifier *v;
     struct ex_transfer preview, fetch;
     struct ex_child put, play;
-    char *ccnputfile; /* the tool's path, found next to this program */
+    char ccnputfile[PATH_MAX]; /* the tool's path (tool_sibling) */
     void (*changed)(void *arg);
     void *arg;
 };

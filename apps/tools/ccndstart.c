@@ -116,32 +116,13 @@ static void read_ccndrc(const char *path)
     fclose(f);
 }
 
-/* A program installed beside this one, else found on PATH. */
-static void sibling(const char *name, char *out, size_t n)
-{
-    char self[PATH_MAX];
-    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (len > 0) {
-        self[len] = '\0';
-        char *slash = strrchr(self, '/');
-        if (slash != NULL) {
-            *slash = '\0';
-            int len2 = snprintf(out, n, "%s/%s", self, name);
-            if (len2 > 0 && (size_t)len2 < n && access(out, X_OK) == 0) {
-                return;
-            }
-        }
-    }
-    snprintf(out, n, "%s", name);
-}
-
 /* Starts program `name` (ccnd, ccnr) in a session of its own, its output
  * going to the file `log` (truncated, or appended to with `append`) when
  * given, else to this terminal. `logvar` names the setting, for messages. */
 static pid_t spawn(const char *name, const char *log, int append, const char *logvar)
 {
     char exe[PATH_MAX];
-    sibling(name, exe, sizeof exe);
+    tool_sibling(name, exe, sizeof exe);
     int logfd = -1;
     if (log != NULL && log[0] != '\0') {
         logfd = open(log, O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0644);
@@ -200,7 +181,7 @@ static void wait_up(pid_t pid, const char *path, const char *log)
 static int run_ccndc(char *const argv[])
 {
     char exe[PATH_MAX];
-    sibling("ccndc", exe, sizeof exe);
+    tool_sibling("ccndc", exe, sizeof exe);
     pid_t pid = fork();
     if (pid == 0) {
         execvp(exe, argv);

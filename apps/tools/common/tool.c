@@ -4,7 +4,9 @@
 #include <ccnx/error.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -120,4 +122,23 @@ long tool_number(const char *s, const char *what, long lo, long hi)
         tool_usage_error("%s must be a number from %ld to %ld, not '%s'", what, lo, hi, s);
     }
     return v;
+}
+
+/* A program installed beside this one, else found on PATH. */
+void tool_sibling(const char *name, char *out, size_t n)
+{
+    char self[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (len > 0) {
+        self[len] = '\0';
+        char *slash = strrchr(self, '/');
+        if (slash != NULL) {
+            *slash = '\0';
+            int len2 = snprintf(out, n, "%s/%s", self, name);
+            if (len2 > 0 && (size_t)len2 < n && access(out, X_OK) == 0) {
+                return;
+            }
+        }
+    }
+    snprintf(out, n, "%s", name);
 }

@@ -3,6 +3,7 @@
 #ifndef CCNX_TOOL_H
 #define CCNX_TOOL_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 /* Exit codes: 0 success, 1 a checked failure (bad signature, bad input), 2 usage error. */
@@ -37,5 +38,10 @@ long tool_number(const char *s, const char *what, long lo, long hi);
 /* The same check for text that is not an option (a command's words): 0
  * with the number in *out, or -1 for the caller to report. */
 int tool_parse_long(const char *s, long lo, long hi, long *out);
+
+/* The path of program `name` installed beside this one (the build tree
+ * and an installation both keep them together), else `name` for PATH to
+ * find. */
+void tool_sibling(const char *name, char *out, size_t n);
 
 #endif
