@@ -22,11 +22,16 @@
 #   emu_up FILE         builds the topology, starts a ccnd per node, routes
 #   emu_on NODE CMD...  runs CMD in NODE's namespace with NODE's ccnd
 #   emu_addr NODE PEER  NODE's address on its link to PEER
+#   emu_dev NODE PEER   NODE's interface on its link to PEER
+#   emu_pid NODE        the pid of NODE's ccnd
+#   emu_wait_content NODE URI  until something answers URI at NODE
 #   emu_stats           each ccnd's status (JSON) into $EMU_DIR/stats/NODE.json
 #   emu_face_bytes NODE KINDS DIR  bytes NODE's ccnd moved (DIR: in or out) on
 #                       its faces of KINDS (a regex: udp|tcp, unix)
 #   emu_measure A B     measured one-way delay (ms) and loss (%) of link A-B
 #   emu_down            stops everything and removes the namespaces
+# Each route's face is in $EMU_DIR/routes.txt ("NODE PREFIX NEXT HOST:PORT",
+# the address NODE's ccnd sends to).
 # Set before sourcing: B (programs) and EMU_DIR (an empty folder).
 
 : "${B:?}" "${EMU_DIR:?}"
@@ -154,6 +159,17 @@ emu_up() {
     done < <(sed 's/#.*//' "$topo")
 }
 
+# emu_wait_bound NODE PORT: until a UDP socket of NODE listens on PORT (10 s).
+emu_wait_bound() {
+    local i
+    for i in $(seq 1000); do
+        [ -n "$(ip netns exec "$(emu_ns "$1")" ss -Hlun "sport = :$2")" ] && return 0
+        sleep 0.01
+    done
+    echo "emu: nothing listens on $1's UDP port $2" >&2
+    return 1
+}
+
 # emu_route NODE PREFIX NEXT: over UDP, through a delay relay when needed.
 emu_route() {
     local i to port
@@ -164,10 +180,28 @@ emu_route() {
         port=$((30000 + ${#EMU_PIDS[@]}))
         emu_on "$1" "$B/udp_delay" relay "127.0.0.1:$port" "$to:9695" "$7" &
         EMU_PIDS+=($!)
-        emu_on "$1" "$B/ccndc" add "$2" udp 127.0.0.1 "$port" >/dev/null
+        # ccnd's face would take the relay's absence for a refusal
+        emu_wait_bound "$1" "$port" || return 1
+        emu_on "$1" "$B/ccndc" add "$2" udp 127.0.0.1 "$port" >/dev/null || return 1
+        echo "$1 $2 $3 127.0.0.1:$port" >>"$EMU_DIR/routes.txt"
     else
-        emu_on "$1" "$B/ccndc" add "$2" udp "$to" 9695 >/dev/null
+        emu_on "$1" "$B/ccndc" add "$2" udp "$to" 9695 >/dev/null || return 1
+        echo "$1 $2 $3 $to:9695" >>"$EMU_DIR/routes.txt"
     fi
+}
+
+# emu_wait_content NODE URI: until NODE's ccnd gets an answer under URI (30 s)
+emu_wait_content() {
+    local i
+    for i in $(seq 30); do
+        emu_on "$1" timeout 5 "$B/ccnpeek" -w 1 "$2" >/dev/null 2>&1 && return 0
+    done
+    echo "emu: nothing answers $2 at $1" >&2
+    return 1
+}
+
+emu_pid() {
+    emu_on "$1" "$B/ccndstatus" -j | grep -o '"pid":[0-9]*' | head -n 1 | cut -d: -f2
 }
 
 emu_stats() {
@@ -202,11 +236,11 @@ emu_measure() {
         EMU_PIDS+=($!)
         target=127.0.0.1:7
     fi
-    sleep 0.2 # the probes' listeners bind; a lost first probe only costs a probe
+    emu_wait_bound "$2" 7 && { [ "$target" != 127.0.0.1:7 ] || emu_wait_bound "$1" 7; } || return 1
     rtt=$(emu_on "$1" "$B/udp_delay" ping "$target" 100 | cut -d' ' -f3)
     emu_on "$2" timeout 60 "$B/udp_delay" sink "$to:9" 1000 >"$EMU_DIR/sink.out" &
     local sinkpid=$!
-    sleep 0.2
+    emu_wait_bound "$2" 9 || return 1
     emu_on "$1" "$B/udp_delay" blast "$to:9" 200000
     wait "$sinkpid"
     loss=$(awk '{printf "%.2f", 100 * (1 - $1 / 200000)}' "$EMU_DIR/sink.out")

@@ -281,13 +281,19 @@ int fw_face_is_local(struct fw *fw, unsigned faceid)
     return p.local != 0;
 }
 
-static uint64_t upstream_rtt(const struct pit_entry *e, unsigned faceid, uint64_t now)
+/* The time since the last send to faceid; *attempts gets the sends. */
+static uint64_t upstream_rtt(const struct pit_entry *e, unsigned faceid, uint64_t now,
+                             uint32_t *attempts)
 {
     size_t n;
     const struct pit_upstream *up = pit_entry_upstreams(e, &n);
-    for (size_t i = 0; i < n; i++)
-        if (up[i].faceid == faceid)
+    *attempts = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (up[i].faceid == faceid) {
+            *attempts = up[i].attempts;
             return now >= up[i].sent ? now - up[i].sent : 0;
+        }
+    }
     return 0;
 }
 
@@ -314,9 +320,13 @@ static void satisfy_entry(struct fw *fw, struct pit_entry *e, unsigned from, con
     }
     struct fw_rec *r = fw_rec_find(fw, e);
     if (r != NULL) {
+        uint32_t attempts;
+        uint64_t rtt = upstream_rtt(e, from, now, &attempts);
+        if (r->ps != NULL && attempts == 1)
+            fw_pstate_sample(r->ps, rtt);
         if (r->strategy != NULL && r->strategy->on_satisfied != NULL) {
             struct strategy_ctx ctx = {fw, r, now};
-            r->strategy->on_satisfied(&ctx, from, upstream_rtt(e, from, now));
+            r->strategy->on_satisfied(&ctx, from, rtt);
         }
         fw_rec_remove(fw, r);
     }

@@ -62,17 +62,19 @@ struct fw_config {
 
 struct fw_stats {
     uint64_t interests_in;
-    uint64_t interests_out;          /* copies sent upstream */
-    uint64_t interests_malformed;    /* dropped: did not parse */
-    uint64_t interests_out_of_scope; /* dropped: Scope 0/1 from a non-local face */
-    uint64_t interests_nonlocal;     /* dropped: LOCAL namespace from a non-local face */
-    uint64_t interests_duplicate;    /* dropped: nonce already seen (loop or duplicate) */
-    uint64_t interests_pit_full;     /* dropped: PIT limit */
-    uint64_t interests_aggregated;   /* joined a pending entry */
-    uint64_t interests_cs_answered;  /* answered from the content store */
-    uint64_t interests_internal;     /* handed to the internal client */
-    uint64_t interests_nonce_added;  /* arrived without a nonce */
-    uint64_t interests_expired;      /* entries that expired unsatisfied */
+    uint64_t interests_out;           /* copies sent upstream */
+    uint64_t interests_malformed;     /* dropped: did not parse */
+    uint64_t interests_out_of_scope;  /* dropped: Scope 0/1 from a non-local face */
+    uint64_t interests_nonlocal;      /* dropped: LOCAL namespace from a non-local face */
+    uint64_t interests_duplicate;     /* dropped: nonce already seen (loop or duplicate) */
+    uint64_t interests_pit_full;      /* dropped: PIT limit */
+    uint64_t interests_aggregated;    /* joined a pending entry */
+    uint64_t interests_retransmitted; /* a downstream's retransmission, sent upstream again */
+    uint64_t interests_suppressed;    /* ... or held back: the last send was too recent */
+    uint64_t interests_cs_answered;   /* answered from the content store */
+    uint64_t interests_internal;      /* handed to the internal client */
+    uint64_t interests_nonce_added;   /* arrived without a nonce */
+    uint64_t interests_expired;       /* entries that expired unsatisfied */
     uint64_t content_in;
     uint64_t content_out;              /* copies sent downstream (CS answers included) */
     uint64_t content_malformed;        /* dropped: did not parse */

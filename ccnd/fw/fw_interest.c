@@ -274,8 +274,56 @@ static void send_to_untried(struct fw *fw, struct fw_rec *r, uint64_t now)
             fw_rec_send(fw, r, r->faces[i], now);
 }
 
+/* A downstream that asks again with a new nonce for an entry still
+ * pending has lost its Interest or the answer, or timed out early. The
+ * entry goes again to the upstreams it tried, unless their last send is
+ * younger than the entry's gap: at first the prefix's usual response time
+ * (srtt + 4 rttvar, so an answer probably still on its way is waited for),
+ * at least 10 ms, then doubling with each resend up to 250 ms, NFD's
+ * exponential retransmission suppression. Downstreams that time out
+ * together thus cost one upstream send, and one that only joins the entry
+ * is aggregated, as before. */
+#define RETX_GAP_FIRST 10000
+#define RETX_GAP_MAX   250000
+
+static uint32_t first_gap(const struct fw_rec *r)
+{
+    if (r->ps == NULL || r->ps->srtt == 0)
+        return RETX_GAP_FIRST;
+    uint64_t g = (uint64_t)r->ps->srtt + 4 * (uint64_t)r->ps->rttvar;
+    return g < RETX_GAP_FIRST ? RETX_GAP_FIRST : g > RETX_GAP_MAX ? RETX_GAP_MAX : (uint32_t)g;
+}
+
+static void retransmit(struct fw *fw, struct fw_rec *r, uint64_t now)
+{
+    size_t n;
+    const struct pit_upstream *up = pit_entry_upstreams(r->entry, &n);
+    unsigned faces[FIB_MAX_FACES];
+    size_t nf = 0;
+    uint64_t last = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (up[i].attempts == 0)
+            continue;
+        last = up[i].sent > last ? up[i].sent : last;
+        for (size_t k = 0; k < r->nfaces && nf < FIB_MAX_FACES; k++)
+            if (r->faces[k] == up[i].faceid)
+                faces[nf++] = up[i].faceid;
+    }
+    if (nf == 0)
+        return; /* nothing sent yet: the strategy's schedule stands */
+    uint32_t gap = r->retx_gap ? r->retx_gap : first_gap(r);
+    if (now < last + gap) {
+        fw->stats.interests_suppressed++;
+        return;
+    }
+    r->retx_gap = gap >= RETX_GAP_MAX / 2 ? RETX_GAP_MAX : 2 * gap;
+    fw->stats.interests_retransmitted++;
+    for (size_t i = 0; i < nf; i++)
+        fw_rec_send(fw, r, faces[i], now);
+}
+
 static void run_strategy(struct fw *fw, struct fw_rec *r, const struct fw_arrival *a, int is_new,
-                         uint64_t now)
+                         int again, uint64_t now)
 {
     const struct strategy *s = NULL;
     if (a->fr.strategy != NULL)
@@ -295,8 +343,11 @@ static void run_strategy(struct fw *fw, struct fw_rec *r, const struct fw_arriva
     struct strategy_ctx ctx = {fw, r, now};
     if (s->on_interest != NULL)
         s->on_interest(&ctx, r->faces, r->nfaces, is_new);
-    if (!is_new && s != &strategy_null)
+    if (!is_new && s != &strategy_null) {
+        if (again)
+            retransmit(fw, r, now);
         send_to_untried(fw, r, now);
+    }
 }
 
 /* PIT insert or aggregation, then the internal client or the strategy. */
@@ -308,8 +359,10 @@ static void pend(struct fw *fw, struct fw_arrival *a, uint64_t now)
         return;
     }
     struct pit_entry *e = pit_find_key(fw->pit, &key);
-    /* the same downstream repeating its nonce is only a refresh */
+    /* the same downstream repeating its nonce is only a refresh; with a
+     * new one, a retransmission */
     int unique = e == NULL || !pit_entry_has_nonce(e, a->msg + a->pi.nonce.off, a->pi.nonce.len);
+    int again = e != NULL && is_downstream(e, a->faceid);
     int res = pit_insert_key(fw->pit, &key, a->msg, &a->pi, a->faceid, now, &e);
     if (res == CCNX_E_TOOBIG) {
         fw->stats.interests_pit_full++;
@@ -338,7 +391,7 @@ static void pend(struct fw *fw, struct fw_arrival *a, uint64_t now)
         fw->stats.interests_internal++;
         return;
     }
-    run_strategy(fw, r, a, is_new, now);
+    run_strategy(fw, r, a, is_new, again, now);
 }
 
 void fw_interest(struct fw *fw, unsigned faceid, const uint8_t *msg, size_t len, uint64_t now)

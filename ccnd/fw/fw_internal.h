@@ -20,6 +20,9 @@ struct fw_pstate {
     struct fw_pstate *next;
     const struct strategy *strategy;
     uint64_t hash;
+    /* the prefix's response time (first sends only, as Karn's rule asks),
+     * microseconds; 0 until the first sample */
+    uint32_t srtt, rttvar;
     union {
         max_align_t align;
         uint8_t bytes[STRATEGY_STATE_SIZE];
@@ -50,7 +53,8 @@ struct fw_rec {
     size_t nfaces;
     uint8_t *msg; /* the Interest as forwarded (with a nonce) */
     size_t len;
-    uint64_t timer;     /* on_timer deadline, UINT64_MAX when none */
+    uint64_t timer;    /* on_timer deadline, UINT64_MAX when none */
+    uint32_t retx_gap; /* microseconds a retransmission waits after the last send; 0: not yet set */
     struct fw_pub *pub; /* the publisher prefix counted, NULL when none */
     /* in fw->due while a send or the timer is pending; its `when` may be
      * earlier than the record's real deadline (sends done early), never later */
@@ -111,6 +115,8 @@ void fw_rec_remove(struct fw *fw, struct fw_rec *r);
  * the encoded Name, or NULL. */
 struct fw_pub *fw_pub_match(struct fw *fw, const uint8_t *name, size_t len, uint32_t comps);
 void fw_pub_free(struct fw *fw);
+/* fw_strategy.c: a response time measured under the prefix. */
+void fw_pstate_sample(struct fw_pstate *ps, uint64_t rtt);
 /* fw_interest.c: the Interest pipeline. */
 void fw_interest(struct fw *fw, unsigned faceid, const uint8_t *msg, size_t len, uint64_t now);
 /* fw_strategy.c: the memory of `strategy` for the first ncomps components

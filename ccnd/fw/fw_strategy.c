@@ -173,3 +173,19 @@ out:
         free(key);
     return p;
 }
+
+/* RFC 6298's estimator, in microseconds */
+void fw_pstate_sample(struct fw_pstate *ps, uint64_t rtt)
+{
+    uint32_t r = rtt > UINT32_MAX / 2 ? UINT32_MAX / 2 : (uint32_t)rtt;
+    if (ps->srtt == 0) {
+        ps->srtt = r > 0 ? r : 1;
+        ps->rttvar = r / 2;
+        return;
+    }
+    uint32_t dev = r > ps->srtt ? r - ps->srtt : ps->srtt - r;
+    ps->rttvar = ps->rttvar - ps->rttvar / 4 + dev / 4;
+    ps->srtt = ps->srtt - ps->srtt / 8 + r / 8;
+    if (ps->srtt == 0)
+        ps->srtt = 1;
+}

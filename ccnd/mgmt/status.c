@@ -525,6 +525,8 @@ static void json_fw(const struct fw_stats *s, struct ccnx_buf *b)
         {"interests_duplicate", s->interests_duplicate},
         {"interests_pit_full", s->interests_pit_full},
         {"interests_aggregated", s->interests_aggregated},
+        {"interests_retransmitted", s->interests_retransmitted},
+        {"interests_suppressed", s->interests_suppressed},
         {"interests_cs_answered", s->interests_cs_answered},
         {"interests_internal", s->interests_internal},
         {"interests_nonce_added", s->interests_nonce_added},

@@ -178,20 +178,14 @@ static void seg_content(void *arg, const uint8_t *obj, size_t len,
                         const struct ccnx_content_parsed *pc);
 static void seg_timeout(void *arg);
 
-/* A retransmission carries an Exclude of one 32-byte component no implicit
- * digest will equal (it holds the transmission number), which changes
- * nothing it matches but makes it a distinct Interest: a forwarder that
- * still holds the lost one (ours sweeps expired entries only every 100 ms,
- * and aggregates a re-expressed Interest from the same face) forwards it
- * instead of swallowing it. */
-static int build_interest(struct ccnx_fetch *f, uint64_t seg, const struct seg_slot *sl,
-                          uint64_t lifetime)
+/* A retransmission is the same Interest with a new nonce: forwarders
+ * aggregate it with the copies other consumers asked for, and one that
+ * still holds the entry sends it upstream again (ccnd: once the answer is
+ * overdue, however many downstreams time out together). The lifetime is
+ * twice the timer, so an answer that comes late still finds the entries
+ * along the path, which cache it, instead of being dropped unasked. */
+static int build_interest(struct ccnx_fetch *f, uint64_t seg, uint64_t lifetime)
 {
-    uint8_t marker[CCNX_DIGEST_LEN] = {0};
-    for (int i = 0; i < 8; i++) {
-        marker[CCNX_DIGEST_LEN - 1 - i] = (uint8_t)(f->next_tx >> (8 * i));
-    }
-    struct ccnx_exclude_item ex = {CCNX_EXCLUDE_COMPONENT, marker, sizeof marker};
     ccnx_name_truncate(&f->segname, f->name.count);
     ccnx_naming_append_segment(&f->segname, seg);
     ccnx_buf_reset(&f->msg);
@@ -204,10 +198,6 @@ static int build_interest(struct ccnx_fetch *f, uint64_t seg, const struct seg_s
     ip.name = f->segname.enc.data;
     ip.name_len = f->segname.enc.len;
     ip.max_suffix = 1;
-    if (sl->sends > 0) {
-        ip.exclude = &ex;
-        ip.exclude_count = 1;
-    }
     ip.answer_origin_kind = f->p.allow_stale ? CCNX_AOK_DEFAULT | CCNX_AOK_STALE : -1;
     ip.scope = f->p.scope >= 0 && f->p.scope <= 2 ? f->p.scope : -1;
     ip.lifetime_units = lifetime > 0 ? (int64_t)lifetime : 1;
@@ -228,9 +218,7 @@ static int send_seg(struct ccnx_fetch *f, uint64_t seg)
         wait *= 2;
     }
     wait = wait > MAX_RTO_MS ? MAX_RTO_MS : wait;
-    /* The lifetime ends before the timer, so a forwarder has let the
-     * Interest go by the time it is sent again. */
-    int rc = build_interest(f, seg, sl, (uint64_t)(wait * 0.75 * 4096 / 1000));
+    int rc = build_interest(f, seg, (uint64_t)(wait * 2 * 4096 / 1000));
     struct ccnx_express_opts o = {seg_content, seg_timeout, sl, (int)(wait + 0.999), 0};
     if (rc == 0) {
         rc = ccnx_client_express(f->c, f->msg.data, f->msg.len, &o, &sl->pending_id);

@@ -470,7 +470,9 @@ static void test_expiry_and_face_destroyed(void **state)
 
 /* An Interest sent again once its lifetime is over starts a new entry, and
  * so is forwarded by a route added meanwhile, whether or not a tick ran in
- * between to retire the old one. */
+ * between to retire the old one. Before that, the downstream's
+ * retransmissions go upstream again, at most once per gap (10 ms, doubling),
+ * and another downstream joining the entry is only aggregated. */
 static void test_resend_after_lifetime(void **state)
 {
     (void)state;
@@ -478,18 +480,27 @@ static void test_resend_after_lifetime(void **state)
     struct node *n = &net->nodes[0];
     face(n, 1, 1);
     face(n, 2, 1);
+    face(n, 3, 1);
     express(n, 1, "ccnx:/late", 0); /* no route yet: it waits, 4 s */
     route(n, "ccnx:/late", 2, FWD);
     express(n, 1, "ccnx:/late", 2 * SEC); /* joins the pending one... */
     fw_tick(n->fw, 2 * SEC + 200000);
     assert_int_equal(sends_to(net, 0, 2, -1), 1); /* ...and reaches the new upstream */
-    express(n, 1, "ccnx:/late", 3 * SEC);         /* a tried upstream is not sent it again */
-    fw_tick(n->fw, 3 * SEC + 200000);
-    assert_int_equal(sends_to(net, 0, 2, -1), 1);
-    express(n, 1, "ccnx:/late", 7 * SEC + 1); /* the refreshed lifetime is over */
-    fw_tick(n->fw, 7 * SEC + 200000);         /* the strategy's first send (no history yet) */
+    express(n, 1, "ccnx:/late", 3 * SEC);         /* a retransmission: sent again */
     assert_int_equal(sends_to(net, 0, 2, -1), 2);
+    express(n, 1, "ccnx:/late", 3 * SEC + 10000); /* within the gap, now 20 ms */
+    assert_int_equal(sends_to(net, 0, 2, -1), 2);
+    express(n, 1, "ccnx:/late", 3 * SEC + 20000); /* past it */
+    assert_int_equal(sends_to(net, 0, 2, -1), 3);
+    express(n, 3, "ccnx:/late", 3 * SEC + 100000); /* a new downstream joins */
+    assert_int_equal(sends_to(net, 0, 2, -1), 3);
     struct fw_stats st;
+    fw_get_stats(n->fw, &st);
+    assert_int_equal(st.interests_retransmitted, 2);
+    assert_int_equal(st.interests_suppressed, 1);
+    express(n, 1, "ccnx:/late", 8 * SEC); /* every lifetime is over */
+    fw_tick(n->fw, 8 * SEC + 200000);     /* the strategy's first send (no history yet) */
+    assert_int_equal(sends_to(net, 0, 2, -1), 4);
     fw_get_stats(n->fw, &st);
     assert_int_equal(st.interests_expired, 1);
     assert_int_equal(pit_count(fw_pit(n->fw)), 1);
