@@ -26,8 +26,12 @@
 #   emu_pid NODE        the pid of NODE's ccnd
 #   emu_wait_content NODE URI  until something answers URI at NODE
 #   emu_stats           each ccnd's status (JSON) into $EMU_DIR/stats/NODE.json
-#   emu_face_bytes NODE KINDS DIR  bytes NODE's ccnd moved (DIR: in or out) on
-#                       its faces of KINDS (a regex: udp|tcp, unix)
+#   emu_face_count NODE KINDS METER  messages counted by a meter (datain,
+#                       dataout, intrin, introut) on NODE's faces of KINDS
+#                       (a regex: udp|tcp, unix)
+#   emu_copies [NODE]   objects NODE's ccnd sent on network faces over the
+#                       distinct objects its store took in
+#   emu_median          the median of the numbers on stdin
 #   emu_measure A B     measured one-way delay (ms) and loss (%) of link A-B
 #   emu_down            stops everything and removes the namespaces
 # Each route's face is in $EMU_DIR/routes.txt ("NODE PREFIX NEXT HOST:PORT",
@@ -211,11 +215,27 @@ emu_stats() {
     done
 }
 
-# Sum of bytein or byteout over the node's faces of the given kinds (not
-# the status page's own HTTP connection), from its stats file.
-emu_face_bytes() {
+# Sum of a meter's totals (datain, dataout, ...) over the node's faces of
+# the given kinds, from its stats file.
+emu_face_count() {
     grep -E "\"kind\":\"($2)\".*\"http\":false" "$EMU_DIR/stats/$1.json" |
-        grep -o "\"byte$3\":{\"total\":[0-9]*" | sed 's/.*"total"://' | awk '{s += $1} END {print s + 0}'
+        grep -o "\"$3\":{\"total\":[0-9]*" | sed 's/.*"total"://' | awk '{s += $1} END {print s + 0}'
+}
+
+# emu_copies [NODE]: the copies of what NODE (default origin) published
+# that left it, from the stats files: ContentObjects its ccnd sent on
+# network faces over the distinct objects its content store took in
+# (cobs.accessioned; a producer that hands an object twice counts once).
+emu_copies() {
+    local node=${1:-origin} made out
+    made=$(grep -o '"accessioned":[0-9]*' "$EMU_DIR/stats/$node.json" | cut -d: -f2)
+    out=$(emu_face_count "$node" 'udp|tcp' dataout)
+    awk -v o="$out" -v m="${made:-0}" 'BEGIN {printf "%.3f", (m > 0 ? o / m : 0)}'
+}
+
+# emu_median: the median of the numbers on stdin, or -
+emu_median() {
+    sort -n | awk '{v[NR] = $1} END {print (NR ? v[int((NR + 1) / 2)] : "-")}'
 }
 
 # emu_measure A B: "DELAY_MS LOSS_PCT" of link A-B, A to B, with a probe

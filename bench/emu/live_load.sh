@@ -61,7 +61,7 @@ run() {
     emu_up "$EMU_DIR/tree.topo" || { echo "emu_up failed" >&2; exit 1; }
     emu_on origin timeout $((SECS + 120)) gst-launch-1.0 -m videotestsrc is-live=true \
         num-buffers=$((FPS * SECS)) ! "video/x-raw,format=GRAY8,width=160,height=$HEIGHT,framerate=$FPS/1" \
-        ! ccnsink location=ccnx:/emu/live live-window=2000 linger=5 >"$EMU_DIR/origin/sink.log" 2>&1 &
+        ! ccnsink location=ccnx:/emu/live live-window=2000 linger=60 >"$EMU_DIR/origin/sink.log" 2>&1 &
     local sender=$!
     EMU_PIDS+=($sender)
     emu_wait_content origin ccnx:/emu/live || exit 1
@@ -74,10 +74,12 @@ run() {
     local ended=0
     for v in "${!pids[@]}"; do
         wait "${pids[$v]}" && ended=$((ended + 1)) && continue
-        echo "c$((v + 1)): $(tail -n 1 "$EMU_DIR/c$((v + 1))/view.log")" >&2
+        echo "c$((v + 1)): $(grep -A1 -m1 ERROR "$EMU_DIR/c$((v + 1))/view.log" | tr '\n' ' ')" >&2
     done
-    wait "$sender"
+    # the sender lingers: its face and counters are still there
     emu_stats
+    kill "$sender" 2>/dev/null
+    wait "$sender"
     local line segs sent shares
     line=$(grep "ccnsink-stats" "$EMU_DIR/origin/sink.log" | tail -n 1)
     segs=$(echo "$line" | sed -n 's/.*segments=(guint64)\([0-9]*\).*/\1/p')

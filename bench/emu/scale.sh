@@ -5,7 +5,7 @@
 #
 # An origin, a router (the forwarder measured) and ten consumer hosts, each
 # with its own ccnd, on unshaped veth links. For each count N of -c, the
-# origin serves N distinct files of MEGABYTES (default 4) with ccnputfile,
+# origin serves N distinct files of MEGABYTES (default 8) with ccnputfile,
 # and N consumers spread over the hosts fetch one file each with
 # ccngetfile, all at once. Printed for each N: the data moved, the time
 # until the last consumer finished, the aggregate and the median
@@ -13,7 +13,7 @@
 # in all, per consumer and per MB. About a minute for 1, 10 and 100.
 set -u
 COUNTS="1 10 100"
-MB=4
+MB=8
 HOSTS=10
 while getopts "c:m:h" ch; do
     case $ch in

@@ -1,12 +1,14 @@
 #!/bin/bash
 # The default strategy on two paths, run by hand as root:
 #
-#   bench/emu/strategies.sh [-n RUNS] [-m MEGABYTES] [-f SECONDS] [BIN]
+#   bench/emu/strategies.sh [-n RUNS] [-m MEGABYTES] [-f SECONDS] [-p PIPELINE] [BIN]
 #
 # A consumer host c behind a router r, which reaches the producer p by two
 # paths: through `slow` (25 ms from r) and through `fast` (5 ms from r),
-# each 20 Mbit/s; r's route through slow is added first. The consumer
-# fetches a MEGABYTES (default 20) file with ccngetfile while r's counters
+# each 100 Mbit/s; r's route through slow is added first. The consumer
+# fetches a MEGABYTES (default 20) file with ccngetfile, at most PIPELINE
+# (default 8) Interests in flight so that it does not fill the fast path's
+# queue (a full queue makes both paths equally slow), while r's counters
 # are read every few milliseconds; SECONDS (default 4) into the fetch, the
 # link between r and fast goes down, which nothing tells r's ccnd. Printed
 # for each of RUNS (default 3) runs: the share of the Interests r sent to
@@ -18,11 +20,13 @@ set -u
 RUNS=3
 MB=20
 FAIL_AT=4
-while getopts "n:m:f:h" ch; do
+PIPE=8
+while getopts "n:m:f:p:h" ch; do
     case $ch in
     n) RUNS=$OPTARG ;;
     m) MB=$OPTARG ;;
     f) FAIL_AT=$OPTARG ;;
+    p) PIPE=$OPTARG ;;
     *)
         awk 'NR == 1 { next } !/^#/ { exit } { sub(/^# ?/, ""); print }' "$0"
         [ "$ch" = h ]
@@ -50,8 +54,8 @@ node slow
 node fast
 node p
 link c r
-link r slow rate=20mbit delay=25
-link r fast rate=20mbit delay=5
+link r slow rate=100mbit delay=25
+link r fast rate=100mbit delay=5
 link slow p
 link fast p
 route c ccnx:/emu r
@@ -80,7 +84,7 @@ sample() {
             if (!match($0, "\"" m "\":[{]\"total\":[0-9]+")) return 0
             return substr($0, RSTART + length(m) + 12, RLENGTH - length(m) - 12)
         }
-        match($0, /"faceid":[0-9]+/) {
+        /"meters"/ && match($0, /"faceid":[0-9]+/) {
             id = substr($0, RSTART + 9, RLENGTH - 9)
             if (id == f || id == s) din += total("datain")
             if (id == f) fo = total("introut")
@@ -101,7 +105,7 @@ run() {
     emu_on p "$B/ccnputfile" -x 900 ccnx:/emu/file "$EMU_DIR/file" >/dev/null 2>"$EMU_DIR/put.err" &
     EMU_PIDS+=($!)
     emu_wait_content p ccnx:/emu/file || exit 1
-    emu_on c timeout 300 "$B/ccngetfile" ccnx:/emu/file "$EMU_DIR/got" 2>"$EMU_DIR/get.err" &
+    emu_on c timeout 300 "$B/ccngetfile" -p "$PIPE" ccnx:/emu/file "$EMU_DIR/got" 2>"$EMU_DIR/get.err" &
     local getter=$! start failed=
     start=$(date +%s.%N)
     : >"$EMU_DIR/samples"

@@ -32,18 +32,3 @@ emu_tree() {
         echo "route c$c $prefix $leaf"
     done
 }
-
-# emu_copies: the copies that left the origin, from the stats files: bytes
-# its ccnd sent on network faces over the bytes local applications handed
-# it (signatures and names count as part of a copy).
-emu_copies() {
-    local copy out
-    copy=$(emu_face_bytes origin unix in)
-    out=$(emu_face_bytes origin 'udp|tcp' out)
-    awk -v o="$out" -v c="$copy" 'BEGIN {printf "%.3f", (c > 0 ? o / c : 0)}'
-}
-
-# emu_median: the median of the numbers on stdin, or -
-emu_median() {
-    sort -n | awk '{v[NR] = $1} END {print (NR ? v[int((NR + 1) / 2)] : "-")}'
-}

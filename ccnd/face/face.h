@@ -53,6 +53,7 @@ enum face_drop {
     FACE_DROP_QUEUE,     /* output queue full */
     FACE_DROP_PARTIAL,   /* datagram ending inside an element */
     FACE_DROP_UNWRAP,    /* junk inside a CCNProtocolDataUnit */
+    FACE_DROP_NO_PEER,   /* UDP socket: from a new peer, no whole message or no room */
     FACE_DROP_COUNT
 };
 
@@ -79,6 +80,7 @@ struct face_config {
     size_t queue_limit;           /* output queue bound per face (bytes) */
     uint64_t stall_timeout_us;    /* stream face with output stuck this long is closed */
     uint64_t udp_idle_timeout_us; /* unicast UDP face silent this long is reaped */
+    unsigned max_udp_peers;       /* UDP peer faces made for senders, at most */
     uint64_t sweep_interval_us;   /* how often the two timeouts above are checked */
     enum face_seq_mode udp_seq;   /* SequenceNumber on unicast UDP */
     size_t mtu; /* CCND_MTU: queued messages packed into one datagram up to this many

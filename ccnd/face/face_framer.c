@@ -117,6 +117,25 @@ int framer_datagram(const uint8_t *p, size_t n, size_t max_element, const struct
     return count;
 }
 
+int framer_datagram_is_message(const uint8_t *p, size_t n, size_t max_element)
+{
+    if (datagram_check(p, n, max_element) <= 0) {
+        return 0;
+    }
+    struct ccnx_skel s;
+    ccnx_skel_init(&s);
+    s.max_element = max_element;
+    size_t pos = 0, used;
+    while (pos < n && ccnx_skel_feed(&s, p + pos, n - pos, &used) == 1) {
+        pos += used;
+        if (s.top_dtag == CCNX_DTAG_Interest || s.top_dtag == CCNX_DTAG_ContentObject ||
+            s.top_dtag == CCNX_DTAG_CCNProtocolDataUnit) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 void framer_stream_init(struct framer_stream *fs, size_t max_element)
 {
     memset(fs, 0, sizeof(*fs));

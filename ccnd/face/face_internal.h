@@ -69,6 +69,7 @@ struct face_table {
     struct loop_timer resume; /* listeners paused when out of fds */
     int reserve_fd;           /* spare fd released to shed a connection under EMFILE */
     unsigned udp_sock[2];     /* bound UDP sockets: [0] IPv4, [1] IPv6 */
+    unsigned udp_accepted;    /* UDP peer faces made for senders (FACE_F_ACCEPTED) */
     uint8_t *dgram;           /* receive buffer for one datagram */
     face_http_fn http_fn;     /* status page handler, or NULL */
     void *http_arg;

@@ -19,7 +19,8 @@ void face_config_default(struct face_config *cfg)
     cfg->max_message = 65536;
     cfg->queue_limit = (size_t)1 << 20;
     cfg->stall_timeout_us = 30u * 1000000u;
-    cfg->udp_idle_timeout_us = 300u * 1000000u;
+    cfg->udp_idle_timeout_us = 60u * 1000000u;
+    cfg->max_udp_peers = 1024;
     cfg->sweep_interval_us = 1000000u;
     cfg->udp_seq = FACE_SEQ_PROBE;
     cfg->listen_backlog = 128;

@@ -27,6 +27,9 @@ static int family_index(int family)
 void face_udp_close(struct face *f)
 {
     struct face_table *ft = f->ft;
+    if (f->kind == FACE_KIND_UDP && (f->flags & FACE_F_ACCEPTED)) {
+        ft->udp_accepted--;
+    }
     if (f->kind == FACE_KIND_UDP_SOCKET) {
         ft->udp_sock[family_index(f->addr.ss_family)] = FACE_NONE;
         /* Its peers cannot outlive the socket they talk through. */
@@ -48,6 +51,19 @@ void face_udp_close(struct face *f)
     }
 }
 
+#define UDP_BUFFER_BYTES (4 << 20)
+
+/* Every peer of a UDP socket shares its buffer: windows of segments from
+ * several at once overflow the default (about 200 KB), and each drop costs
+ * a consumer a retransmission timeout. The kernel caps the size at
+ * net.core.rmem_max and wmem_max. */
+static void set_buffers(int fd)
+{
+    int size = UDP_BUFFER_BYTES;
+    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
+    setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, sizeof(size));
+}
+
 static int udp_socket(const struct sockaddr *addr, socklen_t len)
 {
     int fd = socket(addr->sa_family, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
@@ -58,6 +74,7 @@ static int udp_socket(const struct sockaddr *addr, socklen_t len)
     if (addr->sa_family == AF_INET6) {
         setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
     }
+    set_buffers(fd);
     if (bind(fd, addr, len) != 0) {
         int err = errno;
         close(fd);
@@ -133,6 +150,9 @@ static struct face *udp_peer_new(struct face_table *ft, struct face *sock,
     memcpy(&p->addr, sa, len < sizeof(p->addr) ? len : sizeof(p->addr));
     p->addrlen = len;
     face_addr_text(sa, len, p->remote, sizeof(p->remote));
+    if (p->flags & FACE_F_ACCEPTED) {
+        ft->udp_accepted++;
+    }
     /* Reference behaviour: probe non-local peers once with a random start. */
     p->pktseq = (uint16_t)(loop_now(ft->loop) ^ (p->faceid * 40503u));
     p->seqprobe = ft->cfg.udp_seq == FACE_SEQ_PROBE && !(p->flags & FACE_F_LOCAL);
@@ -185,6 +205,21 @@ static void udp_flush_peers(struct face *sock)
     }
 }
 
+/* A datagram from an address no face has. A face is made only for one
+ * that carries a whole message, so random datagrams from many ports cost a
+ * count and no face, and only while fewer than max_udp_peers such faces
+ * exist (idle ones are reaped after udp_idle_timeout_us). */
+static struct face *udp_accept(struct face_table *ft, struct face *sock, const struct sockaddr *sa,
+                               socklen_t len, size_t n)
+{
+    if (!framer_datagram_is_message(ft->dgram, n, ft->cfg.max_message) ||
+        ft->udp_accepted >= ft->cfg.max_udp_peers) {
+        sock->c.drops[FACE_DROP_NO_PEER]++;
+        return NULL;
+    }
+    return udp_peer_new(ft, sock, sa, len, FACE_F_ACCEPTED);
+}
+
 static void udp_ready(struct loop *loop, int fd, unsigned events, void *arg)
 {
     struct face *sock = arg;
@@ -203,7 +238,7 @@ static void udp_ready(struct loop *loop, int fd, unsigned events, void *arg)
         }
         struct face *p = udp_find(ft, sock, (struct sockaddr *)&ss, len);
         if (p == NULL) {
-            p = udp_peer_new(ft, sock, (struct sockaddr *)&ss, len, FACE_F_ACCEPTED);
+            p = udp_accept(ft, sock, (struct sockaddr *)&ss, len, (size_t)n);
         }
         if (p != NULL && !p->dead) {
             dgram_input(p, ft->dgram, (size_t)n);
@@ -324,6 +359,7 @@ static int mcast_recv_socket(const struct face_mcast_params *p)
     }
     int one = 1, zero = 0;
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+    set_buffers(fd);
     /* Only the group as joined on this face's interface: with a face per
      * interface, each hears its own link. */
     if (p->group.ss_family == AF_INET6) {

@@ -39,6 +39,9 @@ void framer_unwrap(const uint8_t *msg, size_t len, const struct framer_sink *sin
  * element. Returns the number of top-level elements, or a negative CCNX_E*
  * code (counted as partial, oversize or malformed). */
 int framer_datagram(const uint8_t *p, size_t n, size_t max_element, const struct framer_sink *sink);
+/* 1 when the datagram is whole elements and one of them is a message (an
+ * Interest, a ContentObject or a PDU), 0 otherwise; counts nothing. */
+int framer_datagram_is_message(const uint8_t *p, size_t n, size_t max_element);
 
 /* Incremental stream framing with its own input buffer (bounded by
  * max_element plus one read). */

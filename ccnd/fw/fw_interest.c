@@ -274,15 +274,15 @@ static void send_to_untried(struct fw *fw, struct fw_rec *r, uint64_t now)
             fw_rec_send(fw, r, r->faces[i], now);
 }
 
-/* A downstream that asks again with a new nonce for an entry still
- * pending has lost its Interest or the answer, or timed out early. The
- * entry goes again to the upstreams it tried, unless their last send is
- * younger than the entry's gap: at first the prefix's usual response time
- * (srtt + 4 rttvar, so an answer probably still on its way is waited for),
- * at least 10 ms, then doubling with each resend up to 250 ms, NFD's
- * exponential retransmission suppression. Downstreams that time out
- * together thus cost one upstream send, and one that only joins the entry
- * is aggregated, as before. */
+/* An Interest with a new nonce for an entry still pending is aggregated
+ * while the answer may be on its way, and sent again to the upstreams
+ * tried once it is overdue: when the last send is older than the entry's
+ * gap. The first gap is the prefix's usual response time (srtt + 4 rttvar,
+ * at least 10 ms), each resend doubles it up to 250 ms (NFD's exponential
+ * retransmission suppression). So consumers that time out together, or
+ * join a young entry, cost no upstream send, and neither a consumer's
+ * retransmission nor one that joins an entry whose Interest was lost
+ * upstream waits for the entry to expire. */
 #define RETX_GAP_FIRST 10000
 #define RETX_GAP_MAX   250000
 
@@ -323,7 +323,7 @@ static void retransmit(struct fw *fw, struct fw_rec *r, uint64_t now)
 }
 
 static void run_strategy(struct fw *fw, struct fw_rec *r, const struct fw_arrival *a, int is_new,
-                         int again, uint64_t now)
+                         uint64_t now)
 {
     const struct strategy *s = NULL;
     if (a->fr.strategy != NULL)
@@ -344,8 +344,7 @@ static void run_strategy(struct fw *fw, struct fw_rec *r, const struct fw_arriva
     if (s->on_interest != NULL)
         s->on_interest(&ctx, r->faces, r->nfaces, is_new);
     if (!is_new && s != &strategy_null) {
-        if (again)
-            retransmit(fw, r, now);
+        retransmit(fw, r, now);
         send_to_untried(fw, r, now);
     }
 }
@@ -359,10 +358,8 @@ static void pend(struct fw *fw, struct fw_arrival *a, uint64_t now)
         return;
     }
     struct pit_entry *e = pit_find_key(fw->pit, &key);
-    /* the same downstream repeating its nonce is only a refresh; with a
-     * new one, a retransmission */
+    /* the same downstream repeating its nonce is only a refresh */
     int unique = e == NULL || !pit_entry_has_nonce(e, a->msg + a->pi.nonce.off, a->pi.nonce.len);
-    int again = e != NULL && is_downstream(e, a->faceid);
     int res = pit_insert_key(fw->pit, &key, a->msg, &a->pi, a->faceid, now, &e);
     if (res == CCNX_E_TOOBIG) {
         fw->stats.interests_pit_full++;
@@ -391,7 +388,7 @@ static void pend(struct fw *fw, struct fw_arrival *a, uint64_t now)
         fw->stats.interests_internal++;
         return;
     }
-    run_strategy(fw, r, a, is_new, again, now);
+    run_strategy(fw, r, a, is_new, now);
 }
 
 void fw_interest(struct fw *fw, unsigned faceid, const uint8_t *msg, size_t len, uint64_t now)

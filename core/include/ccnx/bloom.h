@@ -21,6 +21,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <ccnx/api.h>
+
+CCNX_API_BEGIN
+
 #define CCNX_BLOOM_HEADER_LEN  8
 #define CCNX_BLOOM_MIN_LG_BITS 3
 #define CCNX_BLOOM_MAX_LG_BITS 13
@@ -55,5 +59,7 @@ int ccnx_bloom_validate(const uint8_t *wire, size_t n);
 /* Membership test straight on wire bytes (no copy): 1, 0, or CCNX_E_VALUE
  * when the filter is invalid. */
 int ccnx_bloom_wire_test(const uint8_t *wire, size_t n, const void *key, size_t klen);
+
+CCNX_API_END
 
 #endif

@@ -11,6 +11,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <ccnx/api.h>
+
+CCNX_API_BEGIN
+
 struct ccnx_buf {
     uint8_t *data;
     size_t len;
@@ -42,5 +46,7 @@ int ccnx_buf_status(const struct ccnx_buf *b);
 
 /* Read a whole file ("-" is standard input) into b; CCNX_E_IO with errno set on failure. */
 int ccnx_buf_read_file(struct ccnx_buf *b, const char *path);
+
+CCNX_API_END
 
 #endif

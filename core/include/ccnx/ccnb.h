@@ -19,6 +19,10 @@
 
 #include <ccnx/buf.h>
 
+#include <ccnx/api.h>
+
+CCNX_API_BEGIN
+
 /* A byte range [off, off+len) inside a caller's buffer: parse results are
  * spans, never copies. len == 0 with off == 0 means "absent". */
 struct ccnx_span {
@@ -134,5 +138,7 @@ void ccnx_skel_init(struct ccnx_skel *s);
 int ccnx_skel_feed(struct ccnx_skel *s, const uint8_t *p, size_t n, size_t *used);
 /* 1 when the decoder sits between elements (nothing partial pending). */
 int ccnx_skel_idle(const struct ccnx_skel *s);
+
+CCNX_API_END
 
 #endif

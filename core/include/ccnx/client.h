@@ -34,6 +34,10 @@
 #include <ccnx/interest.h>
 #include <ccnx/name.h>
 
+#include <ccnx/api.h>
+
+CCNX_API_BEGIN
+
 #define CCNX_CLIENT_RECONNECT_MS 250 /* pause between reconnection attempts */
 
 struct ccnx_client;
@@ -168,5 +172,7 @@ int ccnx_client_unschedule(struct ccnx_client *c, uint64_t id);
 
 /* Monotonic milliseconds, the clock of every timer above. */
 int64_t ccnx_client_now_ms(void);
+
+CCNX_API_END
 
 #endif

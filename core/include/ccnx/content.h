@@ -10,6 +10,10 @@
 #include <ccnx/buf.h>
 #include <ccnx/ccnb.h>
 
+#include <ccnx/api.h>
+
+CCNX_API_BEGIN
+
 /* Content types: the 3-byte wire values (DATA is the default, never encoded). */
 enum ccnx_content_type {
     CCNX_TYPE_DATA = 0x0C04C0,
@@ -59,5 +63,7 @@ struct ccnx_content_parsed {
 int ccnx_content_parse(const uint8_t *buf, size_t len, struct ccnx_content_parsed *pc);
 /* SHA-256 of the whole encoded ContentObject: the implicit last name component. */
 int ccnx_content_digest(const uint8_t *obj, size_t len, uint8_t out[32]);
+
+CCNX_API_END
 
 #endif

@@ -7,6 +7,10 @@
 #include <stdint.h>
 #include <ccnx/dtag_values.h>
 
+#include <ccnx/api.h>
+
+CCNX_API_BEGIN
+
 struct ccnx_dtag_entry {
     uint32_t number;
     const char *name;
@@ -27,5 +31,7 @@ int ccnx_dtag_dict_load(struct ccnx_dtag_dict *d, const char *path, int *bad_lin
 /* Same lookups, trying the extension first, then the built-in table. d may be NULL. */
 const char *ccnx_dtag_dict_name(const struct ccnx_dtag_dict *d, uint64_t number);
 int64_t ccnx_dtag_dict_lookup(const struct ccnx_dtag_dict *d, const char *name, size_t len);
+
+CCNX_API_END
 
 #endif

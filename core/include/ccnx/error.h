@@ -7,6 +7,10 @@
 #ifndef CCNX_ERROR_H
 #define CCNX_ERROR_H
 
+#include <ccnx/api.h>
+
+CCNX_API_BEGIN
+
 enum ccnx_error {
     CCNX_OK = 0,
     CCNX_E_NOMEM = -1,        /* allocation failed or a size would overflow */
@@ -32,5 +36,7 @@ enum ccnx_error {
 
 /* A short English description of a CCNX_E* code; never NULL. */
 const char *ccnx_strerror(int code);
+
+CCNX_API_END
 
 #endif

@@ -21,6 +21,10 @@
 #include <ccnx/name.h>
 #include <ccnx/sign.h>
 
+#include <ccnx/api.h>
+
+CCNX_API_BEGIN
+
 /* ---- Verification ----
  *
  * By default an object must verify with the key its KeyLocator names: a Key
@@ -270,5 +274,7 @@ int ccnx_reorder_pop(struct ccnx_reorder *r, const uint8_t **p, size_t *n);
 /* Moves base past a segment delivered without entering the buffer (base
  * itself); its slot must be empty. */
 void ccnx_reorder_skip(struct ccnx_reorder *r);
+
+CCNX_API_END
 
 #endif

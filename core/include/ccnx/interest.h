@@ -9,6 +9,10 @@
 #include <ccnx/buf.h>
 #include <ccnx/ccnb.h>
 
+#include <ccnx/api.h>
+
+CCNX_API_BEGIN
+
 /* AnswerOriginKind bits (the reference's values). */
 #define CCNX_AOK_CS      1 /* answer from a content store */
 #define CCNX_AOK_NEW     2 /* answer by generating new content */
@@ -90,5 +94,7 @@ void ccnx_interest_params_init(struct ccnx_interest_params *p);
 /* Appends an Interest element to out. Exclude items must be in canonical
  * order (checked: CCNX_E_VALUE otherwise). */
 int ccnx_interest_build(struct ccnx_buf *out, const struct ccnx_interest_params *p);
+
+CCNX_API_END
 
 #endif

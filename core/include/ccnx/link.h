@@ -20,6 +20,10 @@
 #include <ccnx/buf.h>
 #include <ccnx/ccnb.h>
 
+#include <ccnx/api.h>
+
+CCNX_API_BEGIN
+
 struct ccnx_link_authenticator {
     uint32_t publisher_dtag;  /* CCNX_DTAG_Publisher*Digest, 0 when absent */
     const uint8_t *publisher; /* its digest value */
@@ -62,5 +66,7 @@ struct ccnx_collection_iter {
 int ccnx_collection_iter_init(struct ccnx_collection_iter *it, const uint8_t *buf, size_t len);
 /* 1 with *l set, 0 after the last link, negative on malformed input. */
 int ccnx_collection_iter_next(struct ccnx_collection_iter *it, struct ccnx_link *l);
+
+CCNX_API_END
 
 #endif

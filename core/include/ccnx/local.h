@@ -6,6 +6,10 @@
 
 #include <stddef.h>
 
+#include <ccnx/api.h>
+
+CCNX_API_BEGIN
+
 #define CCNX_DEFAULT_PORT     9695
 #define CCNX_DEFAULT_SOCKNAME "/tmp/.ccnd.sock"
 #define CCNX_ENV_PORT         "CCN_LOCAL_PORT"
@@ -21,5 +25,7 @@ unsigned ccnx_local_port(const char *port_text);
  * or CCNX_E_TOOBIG when the path does not fit in n bytes (nor in a
  * sockaddr_un). */
 int ccnx_local_sockname(char *out, size_t n, const char *sockname, const char *port_text);
+
+CCNX_API_END
 
 #endif

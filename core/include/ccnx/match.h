@@ -22,6 +22,10 @@
 #include <ccnx/content.h>
 #include <ccnx/interest.h>
 
+#include <ccnx/api.h>
+
+CCNX_API_BEGIN
+
 /* 1 when the ContentObject (cbuf[0..clen) parsed as *pc) satisfies the
  * Interest parsed from ibuf as *pi, else 0: Name prefix (possibly ending
  * with the object's digest), Min/MaxSuffixComponents, PublisherPublicKeyDigest
@@ -133,5 +137,7 @@ struct ccnx_match_cursor_ops {
 const void *ccnx_match_pick_cursor(const struct ccnx_match_cursor_ops *ops, void *store,
                                    const uint8_t *ibuf, const struct ccnx_interest_parsed *pi,
                                    size_t max_probes);
+
+CCNX_API_END
 
 #endif

@@ -14,6 +14,10 @@
 #include <ccnx/buf.h>
 #include <ccnx/name.h>
 
+#include <ccnx/api.h>
+
+CCNX_API_BEGIN
+
 /* Forwarding flags of a ForwardingEntry (Registration.txt). */
 #define CCNX_FORW_ACTIVE        1
 #define CCNX_FORW_CHILD_INHERIT 2
@@ -114,5 +118,7 @@ struct ccnx_mgmt_request {
  * components). CCNX_E_NOTFOUND when the name is not a control request: first
  * component not "ccnx", second not 32 bytes, or more than four components. */
 int ccnx_mgmt_request_parse(const uint8_t *name, size_t len, struct ccnx_mgmt_request *req);
+
+CCNX_API_END
 
 #endif

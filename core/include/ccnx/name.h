@@ -14,6 +14,10 @@
 
 #include <ccnx/buf.h>
 
+#include <ccnx/api.h>
+
+CCNX_API_BEGIN
+
 #define CCNX_NAME_MAX_COMPONENTS 1024
 #define CCNX_DIGEST_LEN          32 /* SHA-256: implicit digest and publisher key digests */
 
@@ -69,5 +73,7 @@ int ccnx_name_compare(const struct ccnx_name *a, const struct ccnx_name *b);
 /* 1 if `prefix` is a prefix of (or equal to) `name`, both encoded Name elements. */
 int ccnx_name_is_prefix_ccnb(const uint8_t *prefix, size_t plen, const uint8_t *name, size_t nlen);
 int ccnx_name_is_prefix(const struct ccnx_name *prefix, const struct ccnx_name *name);
+
+CCNX_API_END
 
 #endif

@@ -22,6 +22,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <ccnx/api.h>
+
+CCNX_API_BEGIN
+
 #define CCNX_NAMEKEY_DIGEST_LEN 33 /* one length byte and 32 bytes of digest */
 #define CCNX_NAMEKEY_COMP_MAX   5  /* bytes of a component's length prefix, at most */
 
@@ -50,5 +54,7 @@ int ccnx_namekey_subtree_compare(const uint8_t *a, size_t alen, const uint8_t *p
 /* A 64-bit hash of a key (word at a time; not for hostile input alone:
  * tables using it bound their chains by resizing). */
 uint64_t ccnx_namekey_hash(const uint8_t *p, size_t n);
+
+CCNX_API_END
 
 #endif

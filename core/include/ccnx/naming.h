@@ -16,6 +16,10 @@
 
 #include <ccnx/name.h>
 
+#include <ccnx/api.h>
+
+CCNX_API_BEGIN
+
 /* First byte of a functional component (bytes that never start UTF-8 text). */
 #define CCNX_MARKER_SEQNUM  0x00 /* consecutive segment numbers */
 #define CCNX_MARKER_CONTROL 0xC1 /* commands and markers: %C1.<namespace>... */
@@ -124,5 +128,7 @@ int ccnx_naming_append_keyid(struct ccnx_name *name, const uint8_t digest[CCNX_D
 /* Appends a nonce component %C1.N%00 + 11 random bytes (the reference's
  * size), as repository write requests carry. CCNX_E_CRYPTO if no randomness. */
 int ccnx_naming_append_nonce(struct ccnx_name *name);
+
+CCNX_API_END
 
 #endif

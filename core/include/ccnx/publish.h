@@ -38,6 +38,10 @@
 #include <ccnx/interest.h>
 #include <ccnx/name.h>
 
+#include <ccnx/api.h>
+
+CCNX_API_BEGIN
+
 struct ccnx_client;
 struct ccnx_key;
 
@@ -249,5 +253,7 @@ int ccnx_seqwriter_start_write(struct ccnx_seqwriter *w, const struct ccnx_repo_
  * when ccnd is gone. */
 int ccnx_seqwriter_confirm_stored(struct ccnx_seqwriter *w, const struct ccnx_repo_write_opts *o,
                                   int wait_ms);
+
+CCNX_API_END
 
 #endif

@@ -16,6 +16,10 @@
 #include <ccnx/content.h>
 #include <ccnx/sign.h>
 
+#include <ccnx/api.h>
+
+CCNX_API_BEGIN
+
 /* ---- Building ---- */
 
 struct ccnx_content_params {
@@ -81,5 +85,7 @@ int ccnx_content_verify(const uint8_t *buf, size_t len, const struct ccnx_conten
  * are malformed. */
 int ccnx_content_locator_key(const uint8_t *buf, const struct ccnx_content_parsed *pc,
                              struct ccnx_key **out);
+
+CCNX_API_END
 
 #endif

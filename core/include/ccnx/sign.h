@@ -15,6 +15,10 @@
 
 #include <ccnx/buf.h>
 
+#include <ccnx/api.h>
+
+CCNX_API_BEGIN
+
 #define CCNX_SHA256_LEN       32
 #define CCNX_KEY_DEFAULT_BITS 2048
 
@@ -176,5 +180,7 @@ const struct ccnx_key *ccnx_keystore_key(const struct ccnx_keystore *ks);
 const uint8_t *ccnx_keystore_digest(const struct ccnx_keystore *ks);
 /* DER of the certificate, owned by ks. */
 const uint8_t *ccnx_keystore_certificate(const struct ccnx_keystore *ks, size_t *len);
+
+CCNX_API_END
 
 #endif

@@ -13,6 +13,10 @@
 #include <ccnx/buf.h>
 #include <ccnx/name.h>
 
+#include <ccnx/api.h>
+
+CCNX_API_BEGIN
+
 /* Parses text[0..len) into n (replacing its contents). Returns 0 or CCNX_E_URI;
  * *consumed (if not NULL) gets the number of bytes that formed the name. */
 /* Details, matching the CCNx 0.8.2 library:
@@ -42,5 +46,7 @@ int ccnx_uri_append(struct ccnx_buf *out, const uint8_t *enc, size_t len);
 int ccnx_uri_append_comp(struct ccnx_buf *out, const uint8_t *p, size_t n);
 /* Appends the URI of n to out. */
 int ccnx_uri_append_name(struct ccnx_buf *out, const struct ccnx_name *n);
+
+CCNX_API_END
 
 #endif

@@ -25,6 +25,10 @@
 #include <ccnx/buf.h>
 #include <ccnx/dtag.h>
 
+#include <ccnx/api.h>
+
+CCNX_API_BEGIN
+
 enum ccnx_xml_flag {
     /* Never ccnbencoding="text", and no line breaks inside base64 (-b). */
     CCNX_XML_FORCE_BINARY = 1 << 0,
@@ -69,5 +73,7 @@ struct ccnx_xml_report {
  * rep->err_off says where it is. opts and rep may be NULL. */
 int ccnx_xml_from_ccnb(struct ccnx_buf *out, const uint8_t *in, size_t len,
                        const struct ccnx_xml_opts *opts, struct ccnx_xml_report *rep);
+
+CCNX_API_END
 
 #endif

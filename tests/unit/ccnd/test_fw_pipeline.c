@@ -1,5 +1,6 @@
 /* The forwarding pipelines and strategies against fake faces that record
  * what is sent to them. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -470,9 +471,10 @@ static void test_expiry_and_face_destroyed(void **state)
 
 /* An Interest sent again once its lifetime is over starts a new entry, and
  * so is forwarded by a route added meanwhile, whether or not a tick ran in
- * between to retire the old one. Before that, the downstream's
- * retransmissions go upstream again, at most once per gap (10 ms, doubling),
- * and another downstream joining the entry is only aggregated. */
+ * between to retire the old one. Before that, Interests with new nonces
+ * (a downstream's retransmissions, or another downstream joining) go
+ * upstream again at most once per gap (10 ms with no history, doubling);
+ * within it they are only aggregated. */
 static void test_resend_after_lifetime(void **state)
 {
     (void)state;
@@ -492,15 +494,17 @@ static void test_resend_after_lifetime(void **state)
     assert_int_equal(sends_to(net, 0, 2, -1), 2);
     express(n, 1, "ccnx:/late", 3 * SEC + 20000); /* past it */
     assert_int_equal(sends_to(net, 0, 2, -1), 3);
-    express(n, 3, "ccnx:/late", 3 * SEC + 100000); /* a new downstream joins */
+    express(n, 3, "ccnx:/late", 3 * SEC + 50000); /* a new downstream joins, within 40 ms */
     assert_int_equal(sends_to(net, 0, 2, -1), 3);
+    express(n, 3, "ccnx:/late", 3 * SEC + 70000); /* ... and asks again after them */
+    assert_int_equal(sends_to(net, 0, 2, -1), 4);
     struct fw_stats st;
     fw_get_stats(n->fw, &st);
-    assert_int_equal(st.interests_retransmitted, 2);
-    assert_int_equal(st.interests_suppressed, 1);
+    assert_int_equal(st.interests_retransmitted, 3);
+    assert_int_equal(st.interests_suppressed, 2);
     express(n, 1, "ccnx:/late", 8 * SEC); /* every lifetime is over */
     fw_tick(n->fw, 8 * SEC + 200000);     /* the strategy's first send (no history yet) */
-    assert_int_equal(sends_to(net, 0, 2, -1), 4);
+    assert_int_equal(sends_to(net, 0, 2, -1), 5);
     fw_get_stats(n->fw, &st);
     assert_int_equal(st.interests_expired, 1);
     assert_int_equal(pit_count(fw_pit(n->fw)), 1);
@@ -578,6 +582,28 @@ static void test_default_strategy(void **state)
     assert_int_equal(sends_to(net, 0, 2, -1), 1);
     produce(n, 3, "ccnx:/d/2", 360100);
     assert_int_equal(sends_to(net, 0, 1, CCNX_DTAG_ContentObject), 1);
+    /* One new Interest in 64 also goes at once to the other face. Face 3
+     * keeps answering in 3 ms, later than predicted (its prediction grows);
+     * face 2 answers the probe in 0.1 ms, so its prediction is lower and it
+     * becomes the chosen face. */
+    char uri[32];
+    uint64_t t = 400000;
+    for (int i = 3; i <= 65; i++, t += 10000) { /* /d/2 was the first sent */
+        snprintf(uri, sizeof uri, "ccnx:/d/%d", i);
+        net_clear_log(net);
+        express(n, 1, uri, t);
+        assert_int_equal(sends_to(net, 0, 2, -1), i == 65); /* the probe */
+        if (i == 65) {
+            produce(n, 2, uri, t + 100);
+        } else {
+            fw_tick(n->fw, t + 3000);
+            produce(n, 3, uri, t + 3000);
+        }
+    }
+    net_clear_log(net);
+    express(n, 1, "ccnx:/d/66", t);
+    assert_int_equal(sends_to(net, 0, 2, -1), 1);
+    assert_int_equal(sends_to(net, 0, 3, -1), 0);
     net_free(net);
 }
 

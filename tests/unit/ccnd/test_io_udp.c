@@ -115,16 +115,20 @@ static void test_udp_partial_and_pdu(void **state)
     udp_env_init(&e, NULL);
     struct ccnx_buf inner = CCNX_BUF_INIT, wire = CCNX_BUF_INIT;
     tu_read_vector("int_name_only.ccnb", &inner);
+    /* The peer's first message makes its face. */
+    peer_send(&e, inner.data, inner.len);
+    H_RUN_UNTIL(&e.h, e.h.nmsgs >= 1, 1000);
+    unsigned id = e.h.msg_face[0];
     /* A whole message followed by a cut one: nothing is delivered. */
     ccnx_buf_append(&wire, inner.data, inner.len);
     ccnx_buf_append(&wire, inner.data, inner.len - 3);
     peer_send(&e, wire.data, wire.len);
-    H_RUN_UNTIL(&e.h, e.h.ncreated >= 2, 1000);
-    unsigned id = h_last_created(&e.h);
     struct face_info info;
-    H_RUN_UNTIL(&e.h, face_get_info(e.h.ft, id, &info) == 0 && info.counters.bytes_in > 0, 1000);
+    H_RUN_UNTIL(&e.h,
+                face_get_info(e.h.ft, id, &info) == 0 && info.counters.drops[FACE_DROP_PARTIAL] > 0,
+                1000);
     assert_int_equal(info.counters.drops[FACE_DROP_PARTIAL], 1);
-    assert_int_equal(e.h.nmsgs, 0);
+    assert_int_equal(e.h.nmsgs, 1);
     /* A PDU-wrapped pair is unwrapped. */
     ccnx_buf_reset(&wire);
     ccnx_ccnb_open(&wire, CCNX_DTAG_CCNProtocolDataUnit);
@@ -132,11 +136,58 @@ static void test_udp_partial_and_pdu(void **state)
     ccnx_buf_append(&wire, inner.data, inner.len);
     ccnx_ccnb_append_closer(&wire);
     peer_send(&e, wire.data, wire.len);
-    H_RUN_UNTIL(&e.h, e.h.nmsgs >= 2, 1000);
-    assert_int_equal(e.h.nmsgs, 2);
+    H_RUN_UNTIL(&e.h, e.h.nmsgs >= 3, 1000);
+    assert_int_equal(e.h.nmsgs, 3);
     assert_memory_equal(e.h.bytes.data, inner.data, inner.len);
     ccnx_buf_free(&inner);
     ccnx_buf_free(&wire);
+    udp_env_free(&e);
+}
+
+/* Sends p from a socket of its own (a new source port each time). */
+static void send_from_new_port(struct udp_env *e, const void *p, size_t n)
+{
+    int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    assert_true(fd >= 0);
+    assert_int_equal(sendto(fd, p, n, 0, (struct sockaddr *)&e->face_addr, sizeof(e->face_addr)),
+                     (ssize_t)n);
+    close(fd);
+}
+
+static uint64_t socket_no_peer_drops(struct udp_env *e)
+{
+    struct face_info info;
+    assert_int_equal(face_get_info(e->h.ft, e->sock_id, &info), 0);
+    return info.counters.drops[FACE_DROP_NO_PEER];
+}
+
+/* Datagrams from new ports that hold no whole message make no face, only a
+ * count on the socket; whole messages make faces up to max_udp_peers, and
+ * the rest are counted too. */
+static void test_udp_new_peers(void **state)
+{
+    (void)state;
+    struct face_config cfg;
+    face_config_default(&cfg);
+    cfg.max_udp_peers = 2;
+    struct udp_env e;
+    udp_env_init(&e, &cfg);
+    unsigned created = e.h.ncreated;
+    static const char junk[] = "GET / HTTP/1.0\r\n\r\n";
+    for (int i = 0; i < 20; i++)
+        send_from_new_port(&e, junk, sizeof junk - 1);
+    H_RUN_UNTIL(&e.h, socket_no_peer_drops(&e) >= 20, 2000);
+    assert_int_equal(socket_no_peer_drops(&e), 20);
+    assert_int_equal(e.h.ncreated, created);
+    struct ccnx_buf m = CCNX_BUF_INIT;
+    tu_read_vector("int_name_only.ccnb", &m);
+    for (int i = 0; i < 3; i++)
+        send_from_new_port(&e, m.data, m.len);
+    H_RUN_UNTIL(&e.h, socket_no_peer_drops(&e) >= 21 && e.h.nmsgs >= 2, 2000);
+    assert_int_equal(e.h.ncreated, created + 2);
+    assert_int_equal(e.h.nmsgs, 2);
+    assert_int_equal(socket_no_peer_drops(&e), 21);
+    ccnx_buf_free(&m);
     udp_env_free(&e);
 }
 
@@ -299,6 +350,7 @@ int main(void)
         cmocka_unit_test(test_udp_outbound_seq_off),
         cmocka_unit_test(test_udp_outbound_probe_local),
         cmocka_unit_test(test_udp_idle_reaped),
+        cmocka_unit_test(test_udp_new_peers),
         cmocka_unit_test(test_mcast_loopback),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
