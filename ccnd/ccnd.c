@@ -623,15 +623,23 @@ static void status_page(struct ccnd *d, const struct status_request *req,
     free(rows);
 }
 
-/* GET on the TCP port: the status page, or a log level change (/?l=). */
+/* GET on the TCP port: the status page, or a log level change (/?l=),
+ * which only this host may make (the reference let any host). */
 static void on_http(void *arg, unsigned faceid, const char *target, struct face_http_reply *reply)
 {
     struct ccnd *d = arg;
     struct status_request req;
     status_parse_target(target, &req);
     ccnd_log(d, 1, "face %u: http GET %s", faceid, target);
+    struct face_info fi;
+    int local = face_get_info(d->faces, faceid, &fi) == 0 && (fi.flags & FACE_F_LOCAL) != 0;
     if (req.kind == STATUS_REQ_PAGE) {
         status_page(d, &req, reply);
+    } else if (req.kind == STATUS_REQ_LOG && !local) {
+        ccnd_log(d, 1, "face %u: log level change refused (not a local face)", faceid);
+        reply->status = 403;
+        reply->body = strdup("The log level can be changed only from this host.\n");
+        reply->len = reply->body != NULL ? strlen(reply->body) : 0;
     } else if (req.kind == STATUS_REQ_LOG) {
         d->cfg.debug = 1; /* the change itself is always logged, as the reference does */
         ccnd_log(d, 1, "CCND_DEBUG=%d", req.level);

@@ -191,13 +191,15 @@ int face_local_addr(const struct face_table *ft, unsigned faceid, struct sockadd
                     socklen_t *len);
 
 /* HTTP on the ccnb TCP port, as the reference serves its status page: an
- * accepted TCP face whose first bytes are "GET " is handed to the handler
- * instead of the framer. The face layer reads the request line (bounded by
- * FACE_HTTP_MAX_REQUEST bytes and FACE_HTTP_TIMEOUT_US), asks the handler
- * for a reply, writes it with a minimal HTTP/1.1 header and closes. No
- * handler: such bytes are framed as ccnb like any other. */
+ * accepted TCP face whose first bytes are an HTTP method ("GET ", "POST "...)
+ * is handed to the handler instead of the framer. The face layer reads the
+ * request line (bounded by FACE_HTTP_MAX_REQUEST bytes and, from the first
+ * byte, FACE_HTTP_TIMEOUT_US), asks the handler for a reply to a GET and
+ * answers any other method 405, writes the reply with a minimal HTTP/1.1
+ * header and closes. No handler: such bytes are framed as ccnb like any
+ * other. */
 #define FACE_HTTP_MAX_REQUEST 2048
-#define FACE_HTTP_TIMEOUT_US  10000000u
+#define FACE_HTTP_TIMEOUT_US  3000000u
 
 struct face_http_reply {
     int status;               /* 200, 404...; preset to 404 */

@@ -2,8 +2,9 @@
  * reference's ccndsmoketest asks). The reference forwarder serves its status
  * page on the ccnb stream faces and tells the two apart by the first bytes; a
  * ccnb message never starts with "GET " in practice (Interest and
- * ContentObject headers start with 0x01 and 0x04). Only the request line is
- * read: the reference's own tools send "GET /?l=none " without headers. */
+ * ContentObject headers start with 0x01 and 0x04); other methods are
+ * answered 405. Only the request line is read: the reference's own tools
+ * send "GET /?l=none " without headers. */
 #include "face/face_internal.h"
 
 #include <stdio.h>
@@ -32,15 +33,40 @@ void face_set_http_handler(struct face_table *ft, face_http_fn fn, void *arg)
     ft->http_arg = arg;
 }
 
+/* The methods of RFC 9110 but CONNECT; only GET is served. A ccnb stream
+ * starts with an Interest (0x01), a ContentObject (0x04), a SequenceNumber
+ * (0x10) or a CCNProtocolDataUnit, whose header reads "CCN": a first read
+ * of one "C" would look like the start of CONNECT, so CONNECT is left to
+ * the framer, which closes such a face as malformed. */
+static const char *const methods[] = {"GET ",    "HEAD ",    "POST ",  "PUT ",
+                                      "DELETE ", "OPTIONS ", "TRACE ", "PATCH "};
+#define NMETHODS (sizeof methods / sizeof methods[0])
+
+/* The method the first n bytes are (1 + its index), or could still become
+ * with more bytes (-1), or 0 for none. */
+static int method_of(const uint8_t *p, size_t n)
+{
+    int partial = 0;
+    for (size_t i = 0; i < NMETHODS; i++) {
+        size_t m = strlen(methods[i]);
+        if (memcmp(p, methods[i], n < m ? n : m) == 0) {
+            if (n >= m)
+                return (int)i + 1;
+            partial = 1;
+        }
+    }
+    return partial ? -1 : 0;
+}
+
 int face_http_claims(const struct face *f, const uint8_t *p, size_t n)
 {
     int stream = f->kind == FACE_KIND_TCP || f->kind == FACE_KIND_UNIX;
     if (f->ft->http_fn == NULL || !stream || !(f->flags & FACE_F_ACCEPTED) || n == 0) {
         return 0;
     }
-    /* A first read shorter than 4 bytes is claimed on its prefix and checked
-     * once the rest arrives. */
-    return memcmp(p, "GET ", n < 4 ? n : 4) == 0;
+    /* A first read shorter than a method is claimed on its prefix and
+     * checked once the rest arrives. */
+    return method_of(p, n) != 0;
 }
 
 static void http_timeout(struct loop *loop, void *arg)
@@ -60,6 +86,8 @@ static const char *status_text(int status)
         return "OK";
     case 400:
         return "Bad Request";
+    case 403:
+        return "Forbidden";
     case 404:
         return "Not Found";
     case 405:
@@ -76,9 +104,10 @@ static void http_queue(struct face *f, const struct face_http_reply *r)
     char head[256];
     int hl = snprintf(head, sizeof head,
                       "HTTP/1.1 %d %s\r\nContent-Type: %s; charset=utf-8\r\n"
-                      "Connection: close\r\nCache-Control: no-cache\r\n"
+                      "Connection: close\r\nCache-Control: no-cache\r\n%s"
                       "Content-Length: %zu\r\n\r\n",
-                      r->status, status_text(r->status), r->content_type, r->len);
+                      r->status, status_text(r->status), r->content_type,
+                      r->status == 405 ? "Allow: GET\r\n" : "", r->len);
     if (hl < 0 || (size_t)hl >= sizeof head) {
         return;
     }
@@ -105,12 +134,15 @@ static void http_queue(struct face *f, const struct face_http_reply *r)
     f->queued += total;
 }
 
-/* target NULL: the request could not be understood. */
-static void http_answer(struct face *f, const char *target)
+/* target NULL: the request could not be understood; get 0: a method other
+ * than GET. */
+static void http_answer(struct face *f, const char *target, int get)
 {
     struct face_http_reply r = {404, "text/plain", NULL, 0};
     if (target == NULL) {
         r.status = 400;
+    } else if (!get) {
+        r.status = 405;
     } else {
         f->ft->http_fn(f->ft->http_arg, f->faceid, target, &r);
     }
@@ -141,18 +173,22 @@ static struct face_http *http_start(struct face *f)
 static int http_try_answer(struct face *f, int at_eof)
 {
     struct face_http *h = f->http;
-    if (h->len >= 4 && memcmp(h->req, "GET ", 4) != 0) {
+    int m = method_of((const uint8_t *)h->req, h->len);
+    if (m == 0 || (m < 0 && at_eof)) {
         return FACE_CLOSE_MALFORMED;
     }
-    size_t end = 4;
+    if (m < 0) {
+        return -1; /* the method is still arriving */
+    }
+    size_t start = strlen(methods[m - 1]), end = start;
     while (end < h->len && h->req[end] != ' ' && h->req[end] != '\r' && h->req[end] != '\n') {
         end++;
     }
     if (end < h->len || at_eof) {
         h->req[end] = '\0';
-        http_answer(f, h->len >= 4 ? h->req + 4 : NULL);
+        http_answer(f, h->req + start, m == 1);
     } else if (h->len >= FACE_HTTP_MAX_REQUEST) {
-        http_answer(f, NULL);
+        http_answer(f, NULL, 0);
     }
     return -1;
 }
