@@ -741,6 +741,7 @@ struct ccnd *ccnd_create(const struct ccnd_config *cfg, char *err, size_t n)
     struct fw_config fwc;
     fw_config_default(&fwc);
     fwc.cs_capacity = cfg->cs_capacity;
+    fwc.cs_max_bytes = cfg->cs_max_bytes;
     if (cfg->pit_limit != 0) {
         fwc.pit_limit = cfg->pit_limit;
     }

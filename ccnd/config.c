@@ -9,8 +9,23 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The reference keeps at most about half of all unsigned values: effectively unlimited. */
-#define DEFAULT_CS_CAPACITY   ((size_t)(~0u) / 2)
+/* Bytes per object assumed when only the byte bound is known: it keeps
+ * the per-object overhead (about 300 bytes) within a third of the bound. */
+#define CS_BYTES_PER_OBJECT 1024
+/* CCND_CAP_BYTES=0: no bound, the reference's default (about half of all
+ * unsigned values) */
+#define UNBOUNDED_CS_CAPACITY ((size_t)(~0u) / 2)
+
+/* The content store's default bound in bytes: an eighth of the machine's
+ * memory, at least 64 MB. The reference set no bound, and a consumer that
+ * never stops grew ccnd without end. */
+static uint64_t default_cs_bytes(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    uint64_t mem = pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : (uint64_t)1 << 30;
+    uint64_t b = mem / 8;
+    return b < ((uint64_t)64 << 20) ? (uint64_t)64 << 20 : b;
+}
 #define DEFAULT_STALE_SECONDS (60 * 60 * 24 * 365 * 4ull) /* objects without FreshnessSeconds */
 
 /* A decimal setting; an unset or empty variable keeps *out. */
@@ -159,13 +174,22 @@ int ccnd_config_from_env(struct ccnd_config *cfg, char *err, size_t n)
         snprintf(err, n, "%s is too long for a unix socket path", CCNX_ENV_SOCKNAME);
         return -1;
     }
-    uint64_t cap = DEFAULT_CS_CAPACITY, stale = DEFAULT_STALE_SECONDS, max = DEFAULT_STALE_SECONDS;
+    uint64_t cap_bytes = default_cs_bytes();
+    uint64_t cap = cap_bytes / CS_BYTES_PER_OBJECT;
+    uint64_t stale = DEFAULT_STALE_SECONDS, max = DEFAULT_STALE_SECONDS;
     uint64_t debug = 1;
     const char *d = getenv("CCND_DEBUG");
     if (d != NULL && strcmp(d, "-1") == 0) {
         debug = ~0u;
     } else if (env_number("CCND_DEBUG", ~0u, &debug, err, n) != 0) {
         return -1;
+    }
+    if (env_number("CCND_CAP_BYTES", UINT64_MAX / 2, &cap_bytes, err, n) != 0) {
+        return -1;
+    }
+    const char *cb = getenv("CCND_CAP_BYTES");
+    if (cb != NULL && cb[0] != '\0') { /* CCND_CAP below may still set the count */
+        cap = cap_bytes > 0 ? cap_bytes / CS_BYTES_PER_OBJECT : UNBOUNDED_CS_CAPACITY;
     }
     if (env_number("CCND_CAP", SIZE_MAX / 2, &cap, err, n) != 0 ||
         env_number("CCND_DEFAULT_TIME_TO_STALE", DEFAULT_STALE_SECONDS, &stale, err, n) != 0 ||
@@ -187,6 +211,7 @@ int ccnd_config_from_env(struct ccnd_config *cfg, char *err, size_t n)
         return -1;
     }
     cfg->cs_capacity = (size_t)cap;
+    cfg->cs_max_bytes = cap_bytes;
     cfg->debug = (unsigned)debug;
     cfg->default_stale = stale;
     cfg->max_stale = max;

@@ -14,6 +14,7 @@ struct ccnd_config {
     unsigned port;          /* CCN_LOCAL_PORT: TCP and UDP port (9695) */
     char sockname[108];     /* unix socket path from CCN_LOCAL_SOCKNAME and the port */
     size_t cs_capacity;     /* CCND_CAP: content store objects */
+    uint64_t cs_max_bytes;  /* CCND_CAP_BYTES: content store object bytes */
     size_t pit_limit;       /* CCND_PIT_LIMIT: pending Interests; 0: the forwarder's default */
     unsigned debug;         /* CCND_DEBUG bits (-1 means all) */
     uint64_t default_stale; /* CCND_DEFAULT_TIME_TO_STALE, seconds */

@@ -92,6 +92,8 @@ struct fw *fw_create(const struct fw_config *c, const struct fw_ops *ops, void *
     dheap_init(&fw->due);
     ccnx_buf_init(&fw->scratch);
     fw->cs = cs_create(fw->cfg.cs_capacity);
+    if (fw->cs != NULL)
+        cs_set_max_bytes(fw->cs, fw->cfg.cs_max_bytes);
     fw->pit = pit_create(fw->cfg.pit_limit);
     fw->fib = fib_create();
     fw->nonces = nonce_create(fw->cfg.nonce_capacity);

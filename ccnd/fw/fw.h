@@ -51,6 +51,7 @@ struct fw_ops {
 
 struct fw_config {
     size_t cs_capacity;       /* CCND_CAP; default CS_DEFAULT_CAPACITY */
+    uint64_t cs_max_bytes;    /* CCND_CAP_BYTES; 0: no bound (the default) */
     size_t pit_limit;         /* default PIT_DEFAULT_LIMIT */
     size_t nonce_capacity;    /* remembered nonces; default 100000 */
     int64_t cs_default_stale; /* CCND_DEFAULT_TIME_TO_STALE, seconds; <0: none */

@@ -46,6 +46,7 @@ struct cs {
     int level;             /* levels in use */
     uint64_t rng;
     size_t capacity;
+    uint64_t max_bytes; /* object bytes held at most; UINT64_MAX: no bound */
     int64_t tts_default;
     uint32_t tts_limit;
     struct cs_slot *slots; /* exact-name index: open addressing, power of two, load <= 1/2 */
@@ -274,6 +275,7 @@ struct cs *cs_create(size_t capacity)
     cs->head->lru_next = cs->head->lru_prev = cs->head;
     dheap_init(&cs->stale);
     cs->capacity = capacity;
+    cs->max_bytes = UINT64_MAX;
     cs->tts_default = CS_DEFAULT_TIME_TO_STALE;
     cs->tts_limit = CS_MAX_TIME_TO_STALE;
     return cs;
@@ -373,13 +375,21 @@ static int remove_entry(struct cs *cs, struct cs_entry *e)
 /* Evicts from the front of the LRU ring down to `limit` entries, giving a
  * used entry (and `keep`, the one just inserted) a second chance at the
  * back; every entry is passed over at most once, so this ends. */
+static int over(const struct cs *cs, size_t limit)
+{
+    return cs->st.entries > limit || cs->st.bytes > cs->max_bytes;
+}
+
+/* keep (the entry just inserted, or NULL) is never evicted: alone and
+ * still over the byte bound, it stays until the next insert. */
 static void evict_to(struct cs *cs, size_t limit, const struct cs_entry *keep)
 {
-    while (cs->st.entries > limit && cs->head->lru_next != cs->head) {
+    while (over(cs, limit) && cs->head->lru_next != cs->head) {
         struct cs_entry *e = cs->head->lru_next;
-        if (e->used || (e == keep && cs->st.entries > 1)) {
+        if (e == keep && cs->st.entries == 1)
+            break;
+        if (e->used || e == keep) {
             e->used = 0;
-            keep = e == keep ? NULL : keep;
             lru_unlink(e);
             lru_push_newest(cs, e);
             continue;
@@ -393,6 +403,12 @@ void cs_set_capacity(struct cs *cs, size_t capacity)
 {
     cs->capacity = capacity;
     evict_to(cs, capacity, NULL);
+}
+
+void cs_set_max_bytes(struct cs *cs, uint64_t max_bytes)
+{
+    cs->max_bytes = max_bytes > 0 ? max_bytes : UINT64_MAX;
+    evict_to(cs, cs->capacity, NULL);
 }
 
 /* ---- Insertion ---- */
@@ -564,7 +580,7 @@ int cs_insert(struct cs *cs, const uint8_t *obj, size_t len, const struct ccnx_c
         return CS_NOT_KEPT;
     }
     int r = insert_checked(cs, obj, len, pc, digest, now, out);
-    if (r == CS_INSERTED && cs->st.entries > cs->capacity) {
+    if (r == CS_INSERTED && over(cs, cs->capacity)) {
         /* The new entry is passed over, so *out stays valid. */
         evict_to(cs, cs->capacity, *out);
     }
@@ -853,6 +869,8 @@ void cs_get_stats(const struct cs *cs, struct cs_stats *out)
     arena_get_stats(cs->mem, &a);
     *out = cs->st;
     out->memory = a.in_use + a.free + cs->big_bytes;
+    out->capacity = cs->capacity;
+    out->max_bytes = cs->max_bytes;
 }
 
 size_t cs_count(const struct cs *cs)

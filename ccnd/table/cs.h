@@ -26,7 +26,8 @@
  *  - p = 1/4 keeps about 1.33 pointers per node and a search does ~log4(n)
  *    levels.
  *
- * Capacity: a count of objects (CCND_CAP). Past it the least recently used
+ * Capacity: a count of objects (CCND_CAP) and, when set, a bound on the
+ * object bytes held (CCND_CAP_BYTES). Past either the least recently used
  * object is evicted, by second chance: objects queue in arrival order, and
  * one returned by cs_lookup since it last reached the front goes to the
  * back once instead of out. A hit then only sets a bit in its entry, rather
@@ -76,6 +77,8 @@ struct cs_stats {
     uint64_t removals;   /* objects removed by cs_remove */
     uint64_t memory;     /* bytes held for entries (node, key, object), the arena's free
                             blocks included: what the store costs beyond its index */
+    uint64_t capacity;   /* the bounds: objects */
+    uint64_t max_bytes;  /* and object bytes (UINT64_MAX: none) */
 };
 
 /* Allocates an empty store holding at most `capacity` objects; NULL when
@@ -84,6 +87,8 @@ struct cs *cs_create(size_t capacity);
 void cs_destroy(struct cs *cs);
 /* Changes the capacity, evicting least recently used objects past it. */
 void cs_set_capacity(struct cs *cs, size_t capacity);
+/* Bounds the object bytes held as well (0: no bound), evicting as above. */
+void cs_set_max_bytes(struct cs *cs, uint64_t max_bytes);
 /* Default time-to-stale for objects without FreshnessSeconds (negative:
  * use the limit) and the limit on any object's (0 keeps the current one). */
 void cs_set_staleness(struct cs *cs, int64_t default_seconds, uint32_t limit_seconds);

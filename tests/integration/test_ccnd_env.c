@@ -204,6 +204,53 @@ static void test_rte_limit(void **state)
     tu_ccnd_stop(&quick);
 }
 
+/* d's status page as JSON, asked on its unix socket. */
+static void status_json(const struct tu_ccnd *d, struct ccnx_buf *out)
+{
+    int fd = tu_ccnd_connect(d);
+    static const char req[] = "GET /?f=json ";
+    tu_send_all(fd, (const uint8_t *)req, sizeof req - 1);
+    ccnx_buf_reset(out);
+    for (;;) {
+        struct pollfd p = {fd, POLLIN, 0};
+        assert_int_equal(poll(&p, 1, 5000), 1);
+        ssize_t n = read(fd, ccnx_buf_reserve(out, 65536), 65536);
+        assert_true(n >= 0);
+        if (n == 0)
+            break;
+        out->len += (size_t)n;
+    }
+    close(fd);
+    assert_non_null(ccnx_buf_cstr(out));
+}
+
+/* The content store's bounds: by default an eighth of the memory in bytes
+ * (and that over 1024 in objects); CCND_CAP_BYTES sets the byte bound and,
+ * unless CCND_CAP is set too, the count. Both are on the status page. */
+static void test_cs_bounds(void **state)
+{
+    (void)state;
+    struct tu_ccnd d;
+    struct ccnx_buf page = CCNX_BUF_INIT;
+    unsetenv("CCND_CAP");
+    start_with(&d, 0, NULL, NULL);
+    status_json(&d, &page);
+    unsigned long long mem =
+        (unsigned long long)sysconf(_SC_PHYS_PAGES) * (unsigned long long)sysconf(_SC_PAGESIZE);
+    unsigned long long bytes = mem / 8 < (64ull << 20) ? 64ull << 20 : mem / 8;
+    char want[128];
+    snprintf(want, sizeof want, "\"cs_capacity\":%llu,\"cs_capacity_bytes\":%llu,", bytes / 1024,
+             bytes);
+    assert_non_null(strstr((const char *)page.data, want));
+    tu_ccnd_stop(&d);
+    start_with(&d, 0, "CCND_CAP_BYTES", "1000000");
+    status_json(&d, &page);
+    assert_non_null(
+        strstr((const char *)page.data, "\"cs_capacity\":976,\"cs_capacity_bytes\":1000000,"));
+    tu_ccnd_stop(&d);
+    ccnx_buf_free(&page);
+}
+
 /* Runs ccnd with one bad variable; its exit status, its message in out. */
 static int run_bad(const char *assignment, char *out, size_t n)
 {
@@ -228,16 +275,17 @@ static void test_bad_values(void **state)
     assert_non_null(strstr(out, "CCND_AUTOREG"));
     assert_int_equal(run_bad("CCND_MAX_RTE_MICROSEC=-5", out, sizeof out), 1);
     assert_non_null(strstr(out, "CCND_MAX_RTE_MICROSEC"));
+    assert_int_equal(run_bad("CCND_CAP_BYTES=lots", out, sizeof out), 1);
+    assert_non_null(strstr(out, "CCND_CAP_BYTES"));
 }
 
 int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_guest_prefix),
-        cmocka_unit_test(test_mtu_packs_datagrams),
-        cmocka_unit_test(test_rte_limit),
-        cmocka_unit_test(test_bad_values),
+        cmocka_unit_test(test_guest_prefix), cmocka_unit_test(test_mtu_packs_datagrams),
+        cmocka_unit_test(test_rte_limit),    cmocka_unit_test(test_bad_values),
+        cmocka_unit_test(test_cs_bounds),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

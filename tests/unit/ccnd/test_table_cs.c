@@ -480,6 +480,43 @@ static void test_capacity_second_chance(void **state)
     cs_destroy(cs);
 }
 
+/* The byte bound evicts as the count does; an object alone over it stays
+ * (the one just stored is never evicted) until the next insert. */
+static void test_byte_bound(void **state)
+{
+    (void)state;
+    struct cs *cs = cs_create(100);
+    struct cs_stats st;
+    char names[16];
+    insert_uri(cs, "/a", -1, "1", 0, NULL);
+    cs_get_stats(cs, &st);
+    uint64_t one = st.bytes;
+    assert_true(one > 0);
+    assert_int_equal(st.max_bytes, UINT64_MAX);
+    cs_set_max_bytes(cs, 3 * one + one / 2);
+    insert_uri(cs, "/b", -1, "1", 1, NULL);
+    insert_uri(cs, "/c", -1, "1", 2, NULL);
+    insert_uri(cs, "/d", -1, "1", 3, NULL);
+    insert_uri(cs, "/e", -1, "1", 4, NULL);
+    assert_string_equal(held(cs, names), "cde");
+    cs_get_stats(cs, &st);
+    assert_int_equal(st.evictions, 2);
+    assert_true(st.bytes <= st.max_bytes);
+    assert_int_equal(st.capacity, 100);
+    cs_set_max_bytes(cs, one / 2);
+    assert_int_equal(cs_count(cs), 0);
+    const struct cs_entry *f;
+    assert_int_equal(insert_uri(cs, "/f", -1, "1", 5, &f), CS_INSERTED);
+    assert_string_equal(held(cs, names), "f");
+    assert_ptr_equal(cs_first(cs), f);
+    insert_uri(cs, "/g", -1, "1", 6, NULL);
+    assert_string_equal(held(cs, names), "g");
+    cs_set_max_bytes(cs, 0); /* no bound */
+    insert_uri(cs, "/h", -1, "1", 7, NULL);
+    assert_string_equal(held(cs, names), "gh");
+    cs_destroy(cs);
+}
+
 /* Entry memory is counted, and an object too large for the arena is
  * stored, found and removed as well (it takes its own allocation). Reuse
  * of freed blocks is test_table_arena's. */
@@ -694,6 +731,7 @@ int main(void)
         cmocka_unit_test(test_random_against_array),
         cmocka_unit_test(test_duplicates),
         cmocka_unit_test(test_capacity_second_chance),
+        cmocka_unit_test(test_byte_bound),
         cmocka_unit_test(test_entry_memory),
         cmocka_unit_test(test_staleness),
         cmocka_unit_test(test_mark_stale),
