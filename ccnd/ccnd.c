@@ -61,6 +61,7 @@ struct ccnd {
     struct loop_timer notice_timer; /* pushes notices shortly after a change */
     struct ccnx_buf autoreg;        /* CCND_AUTOREG: encoded Name elements, back to back */
     struct ccnx_name guest_stem;    /* CCND_PREFIX; no components when unset */
+    int starved;                    /* a listener cannot accept (logged once) */
 };
 
 __attribute__((format(printf, 3, 4))) static void ccnd_log(const struct ccnd *d, unsigned bits,
@@ -578,10 +579,36 @@ static void check_socket(struct ccnd *d)
     loop_stop(d->loop);
 }
 
+/* A listener out of descriptors (or memory) sheds new connections and
+ * retries (face/face_stream.c); said once an episode, with the fix. */
+static void check_listeners(struct ccnd *d)
+{
+    int err = 0;
+    unsigned id;
+    struct face_info fi;
+    for (id = face_next(d->faces, FACE_NONE); id != FACE_NONE; id = face_next(d->faces, id)) {
+        if (face_get_info(d->faces, id, &fi) == 0 && fi.last_errno != 0 &&
+            (fi.kind == FACE_KIND_TCP_LISTENER || fi.kind == FACE_KIND_UNIX_LISTENER)) {
+            err = fi.last_errno;
+            break;
+        }
+    }
+    if (err != 0 && !d->starved) {
+        ccnd_log(d, 1,
+                 "cannot accept connections on face %u (%s): %s; new connections are closed "
+                 "until some end (raise the limit: ulimit -n)",
+                 id, fi.remote, strerror(err));
+    } else if (err == 0 && d->starved) {
+        ccnd_log(d, 1, "accepting connections again");
+    }
+    d->starved = err != 0;
+}
+
 static void on_sample(struct loop *loop, void *arg)
 {
     struct ccnd *d = arg;
     check_socket(d);
+    check_listeners(d);
     size_t n;
     struct status_face *rows = status_rows(d, &n);
     status_sample(d->status, rows, n, loop_now(loop));

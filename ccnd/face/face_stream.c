@@ -334,6 +334,7 @@ static void listener_ready(struct loop *loop, int fd, unsigned events, void *arg
             }
             break; /* EAGAIN, or a transient error: wait for the next wakeup */
         }
+        l->last_errno = 0; /* accepting again */
         accept_one(l, c, &ss, len);
     }
     face_leave(l->ft);
