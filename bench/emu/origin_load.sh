@@ -11,11 +11,11 @@
 # file with ccngetfile (-p PIPELINE Interests in flight, default: its own),
 # all at once and then staggered over 10 s, with no loss and with 2% loss on
 # the consumers' links (-s "at-once staggered" and -l "0 2" choose among
-# them). For each run: the copies of the file that left the origin (bytes
-# sent on its network faces over what the producer handed its ccnd,
-# signatures included), the consumers' retransmissions per segment, the
-# median consumer goodput and the slowest consumer's time. Goal: at most
-# 1.1 copies. About ten minutes.
+# them). For each run: the copies of the file that left the origin
+# (emu_copies: objects sent on its network faces over the distinct objects
+# its ccnd stored), the consumers' retransmissions per segment, the median
+# consumer goodput and the slowest consumer's time. Goal: at most 1.1
+# copies. About six minutes.
 set -u
 CONSUMERS=30
 MB=20
