@@ -8,7 +8,7 @@
 # gone); then starts ccnr against a fresh ccnd and times its SIGTERM until
 # the process is reaped. Prints each figure and the medians. Timing with
 # `kill -0` instead would count the time a stopped process waits as a
-# zombie for its parent (seconds, in some containers), not ccnd's.
+# zombie for its parent (seconds, on some machines), not ccnd's.
 set -u
 . "$(dirname "$0")/bench_lib.sh" || exit 1
 FACES=1500
