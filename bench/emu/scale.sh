@@ -58,7 +58,7 @@ cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 run() {
     local n=$1 i
     EMU_DIR=$(mktemp -d "$TOP/run-XXXXXX")
-    . "$(dirname "$0")/emu_lib.sh" && . "$(dirname "$0")/tree.sh" || exit 1
+    . "$(dirname "$0")/emu_lib.sh" || exit 1
     topology >"$EMU_DIR/scale.topo"
     emu_up "$EMU_DIR/scale.topo" || { echo "emu_up failed" >&2; exit 1; }
     head -c $((MB << 20)) /dev/urandom >"$EMU_DIR/file"

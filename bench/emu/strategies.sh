@@ -96,7 +96,7 @@ sample() {
 # run: one experiment; prints its table row.
 run() {
     EMU_DIR=$(mktemp -d "$TOP/run-XXXXXX")
-    . "$(dirname "$0")/emu_lib.sh" && . "$(dirname "$0")/tree.sh" || exit 1
+    . "$(dirname "$0")/emu_lib.sh" || exit 1
     topology >"$EMU_DIR/two.topo"
     emu_up "$EMU_DIR/two.topo" || { echo "emu_up failed" >&2; exit 1; }
     FAST=$(face_of fast)
