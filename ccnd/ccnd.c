@@ -658,11 +658,11 @@ static void on_http(void *arg, unsigned faceid, const char *target, struct face_
     struct status_request req;
     status_parse_target(target, &req);
     ccnd_log(d, 1, "face %u: http GET %s", faceid, target);
-    struct face_info fi;
-    int local = face_get_info(d->faces, faceid, &fi) == 0 && (fi.flags & FACE_F_LOCAL) != 0;
+    unsigned flags;
     if (req.kind == STATUS_REQ_PAGE) {
         status_page(d, &req, reply);
-    } else if (req.kind == STATUS_REQ_LOG && !local) {
+    } else if (req.kind == STATUS_REQ_LOG &&
+               (face_get_flags(d->faces, faceid, &flags) != 0 || !(flags & FACE_F_LOCAL))) {
         ccnd_log(d, 1, "face %u: log level change refused (not a local face)", faceid);
         reply->status = 403;
         reply->body = strdup("The log level can be changed only from this host.\n");

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#define DEFAULT_STALE_SECONDS (60 * 60 * 24 * 365 * 4ull) /* objects without FreshnessSeconds */
 /* Bytes per object assumed when only the byte bound is known: it keeps
  * the per-object overhead (about 300 bytes) within a third of the bound. */
 #define CS_BYTES_PER_OBJECT 1024
@@ -26,7 +27,6 @@ static uint64_t default_cs_bytes(void)
     uint64_t b = mem / 8;
     return b < ((uint64_t)64 << 20) ? (uint64_t)64 << 20 : b;
 }
-#define DEFAULT_STALE_SECONDS (60 * 60 * 24 * 365 * 4ull) /* objects without FreshnessSeconds */
 
 /* A decimal setting; an unset or empty variable keeps *out. */
 static int env_number(const char *name, uint64_t max, uint64_t *out, char *err, size_t n)

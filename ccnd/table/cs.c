@@ -372,16 +372,16 @@ static int remove_entry(struct cs *cs, struct cs_entry *e)
     return 0;
 }
 
-/* Evicts from the front of the LRU ring down to `limit` entries, giving a
- * used entry (and `keep`, the one just inserted) a second chance at the
- * back; every entry is passed over at most once, so this ends. */
 static int over(const struct cs *cs, size_t limit)
 {
     return cs->st.entries > limit || cs->st.bytes > cs->max_bytes;
 }
 
-/* keep (the entry just inserted, or NULL) is never evicted: alone and
- * still over the byte bound, it stays until the next insert. */
+/* Evicts from the front of the LRU ring until at most `limit` entries and
+ * max_bytes object bytes are held, giving a used entry a second chance at
+ * the back. `keep` (the entry just inserted, or NULL) is never evicted:
+ * alone and still over the byte bound, it stays until the next insert.
+ * Every other entry is passed over at most once, so this ends. */
 static void evict_to(struct cs *cs, size_t limit, const struct cs_entry *keep)
 {
     while (over(cs, limit) && cs->head->lru_next != cs->head) {
