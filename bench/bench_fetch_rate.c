@@ -96,7 +96,7 @@ static void send_one(struct run *r)
     ip.answer_origin_kind = CCNX_AOK_NEW;
     ip.lifetime_units = 4 * 4096;
     rc = rc == 0 ? ccnx_interest_build(&msg, &ip) : rc;
-    struct ccnx_express_opts o = {answered, timed_out, r, 0, 0};
+    struct ccnx_express_opts o = {answered, timed_out, r, 0, 0, 0};
     rc = rc == 0 ? ccnx_client_express(r->c, msg.data, msg.len, &o, NULL) : rc;
     if (rc != 0) {
         fprintf(stderr, "bench_fetch_rate: cannot express an Interest: %s\n", ccnx_strerror(rc));

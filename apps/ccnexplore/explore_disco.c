@@ -218,7 +218,7 @@ static int express(struct ex_disco *d, struct req *q, const struct ccnx_name *na
     /* ccnd's content store answers at once: the cache walk waits less. */
     int wait = q->kind == REQ_WALK && q->walk->scope == 0 ? d->o.wait_ms / 4 : d->o.wait_ms;
     ip.lifetime_units = (int64_t)wait * 4096 / 1000;
-    struct ccnx_express_opts eo = {on_content, on_timeout, q, wait, 0};
+    struct ccnx_express_opts eo = {on_content, on_timeout, q, wait, 0, 0};
     int r = ccnx_interest_build(&msg, &ip);
     r = r == 0 ? ccnx_client_express(d->c, msg.data, msg.len, &eo, &q->id) : r;
     ccnx_buf_free(&msg);

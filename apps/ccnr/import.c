@@ -116,7 +116,7 @@ static const char *refusal_reason(int rc)
     case CCNX_E_BADSIG:
         return "its signature does not verify";
     case CCNX_E_NOKEY:
-    case CCNX_E_NOTFOUND:
+    case CCNX_E_KEYNOTFOUND:
     case CCNX_E_INVAL:
         return "its key is neither in its KeyLocator nor known to the repository";
     case CCNR_STORE_E_NAME:

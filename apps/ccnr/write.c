@@ -186,7 +186,7 @@ static void on_done(void *arg, int result, const char *error)
         return;
     }
     /* the fetch stops at the first object that does not verify */
-    if (strncmp(error, "rejected", 8) == 0) {
+    if (ccnx_verify_refused(result)) {
         r->refused++;
     }
     stop_write(w, CCNR_WARNING, error);

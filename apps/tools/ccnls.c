@@ -172,7 +172,7 @@ static void next_round(struct lister *l)
     ip.answer_origin_kind = l->seen.count ? CCNX_AOK_CS : -1;
     ip.scope = l->scope;
     struct ccnx_buf msg = CCNX_BUF_INIT;
-    struct ccnx_express_opts o = {round_content, round_timeout, l, l->linger_ms, 0};
+    struct ccnx_express_opts o = {round_content, round_timeout, l, l->linger_ms, 0, 0};
     if (ccnx_interest_build(&msg, &ip) != 0 ||
         ccnx_client_express(l->c, msg.data, msg.len, &o, NULL) != 0) {
         tool_die("cannot express an Interest: %s", ccnx_client_error(l->c));
@@ -230,7 +230,7 @@ static void start_enumeration(struct lister *l)
     ip.name = n.enc.data;
     ip.name_len = n.enc.len;
     ip.scope = l->scope;
-    struct ccnx_express_opts o = {enumeration_content, round_timeout, l, l->linger_ms, 0};
+    struct ccnx_express_opts o = {enumeration_content, round_timeout, l, l->linger_ms, 0, 0};
     if (ccnx_interest_build(&msg, &ip) != 0 ||
         ccnx_client_express(l->c, msg.data, msg.len, &o, NULL) != 0) {
         tool_die("cannot express an Interest: %s", ccnx_client_error(l->c));

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include "tool.h"
@@ -18,6 +19,7 @@ struct peek_opts {
     int content_only;
     int unverified;
     int resolve;
+    int once;
     int scope;
     double lifetime; /* seconds, 0 for the default */
     double wait;     /* seconds */
@@ -27,12 +29,15 @@ struct peek_opts {
 static void usage(FILE *f)
 {
     fprintf(f,
-            "Usage: %s [-a] [-c] [-l lifetime] [-s scope] [-u] [-v] [-w timeout] ccnxuri\n"
+            "Usage: %s [-a] [-c] [-l lifetime] [-o] [-s scope] [-u] [-v] [-w timeout] ccnxuri\n"
             "Get one ContentObject under the prefix ccnxuri and write it to standard output.\n"
+            "While nothing answers, the Interest is sent again after 100 ms, then after\n"
+            "waits that double each time, until the timeout.\n"
             "\n"
             "  -a          accept stale content\n"
             "  -c          write the content only, not the whole ccnb ContentObject\n"
             "  -l secs     Interest lifetime, up to 30 s (default 4 s)\n"
+            "  -o          send the Interest once, with a Nonce of its own (for counting)\n"
             "  -s scope    Interest Scope: 0 local cache, 1 this host, 2 next host\n"
             "  -u          accept content whose signature does not verify\n"
             "  -v          find the newest version under the prefix first\n"
@@ -48,7 +53,7 @@ static void parse_args(int argc, char **argv, struct peek_opts *o)
     *o = (struct peek_opts){.scope = -1, .wait = 3.0};
     tool_help_first(argc, argv, usage);
     int ch;
-    while ((ch = getopt(argc, argv, ":acl:s:uvw:h")) != -1) {
+    while ((ch = getopt(argc, argv, ":acl:os:uvw:h")) != -1) {
         switch (ch) {
         case 'a':
             o->stale = 1;
@@ -58,6 +63,9 @@ static void parse_args(int argc, char **argv, struct peek_opts *o)
             break;
         case 'l':
             o->lifetime = tool_seconds(optarg, 'l', 1.0 / 4096, 30.0);
+            break;
+        case 'o':
+            o->once = 1;
             break;
         case 's':
             o->scope = (int)tool_seconds(optarg, 's', 0, 2);
@@ -98,6 +106,16 @@ static void build_interest(struct ccnx_buf *out, const struct ccnx_name *name,
     if (o->lifetime > 0) {
         ip.lifetime_units = (int64_t)(o->lifetime * 4096 + 0.5);
     }
+    /* The client sends an Interest that carries its own Nonce only once:
+     * forwarders drop a nonce they have seen. */
+    uint8_t nonce[6];
+    if (o->once) {
+        if (getrandom(nonce, sizeof nonce, 0) != (ssize_t)sizeof nonce) {
+            tool_die("cannot make a Nonce: no randomness from the system");
+        }
+        ip.nonce = nonce;
+        ip.nonce_len = sizeof nonce;
+    }
     if (ccnx_interest_build(out, &ip) != 0) {
         tool_die("cannot build the Interest: out of memory");
     }
@@ -130,13 +148,11 @@ int main(int argc, char **argv)
     ccnx_verifier_set_enabled(v, !o.unverified);
     build_interest(&msg, &name, &o);
     int res = ccnx_fetch_object(c, v, msg.data, msg.len, wait_ms, &obj, &err);
-    /* A key that cannot be found is also "not found", but an object came. */
-    int key_missing = res == CCNX_E_NOTFOUND && strncmp(ccnx_buf_cstr(&err), "key ", 4) == 0;
-    if (res == CCNX_E_NOTFOUND && !key_missing) {
+    if (res == CCNX_E_NOTFOUND) {
         tool_die("nothing answered for %s within %g s", o.uri, o.wait);
     } else if (res != 0) {
-        int checked = res == CCNX_E_BADSIG || res == CCNX_E_NOKEY || key_missing;
-        tool_die("%s%s", ccnx_buf_cstr(&err), checked ? " (-u accepts it anyway)" : "");
+        tool_die("%s%s", ccnx_buf_cstr(&err),
+                 ccnx_verify_refused(res) ? " (-u accepts it anyway)" : "");
     }
     struct ccnx_content_parsed pc;
     if (ccnx_content_parse(obj.data, obj.len, &pc) != 0) {

@@ -244,7 +244,7 @@ static void ask(struct prefix *p)
     ip.exclude = p->nexcl ? ex : NULL;
     ip.exclude_count = p->nexcl;
     struct ccnx_buf msg = CCNX_BUF_INIT;
-    struct ccnx_express_opts o = {answered, round_over, p, round_ms(p->owner), 0};
+    struct ccnx_express_opts o = {answered, round_over, p, round_ms(p->owner), 0, 0};
     p->asked_at = ccnx_client_now_ms();
     if (ccnx_interest_build(&msg, &ip) != 0 ||
         ccnx_client_express(p->owner->c, msg.data, msg.len, &o, NULL) != 0) {

@@ -35,7 +35,7 @@ static int express_local(struct ccnx_client *c, const struct ccnx_name *name, cc
                          ccnx_timeout_fn late, void *arg, uint64_t *id)
 {
     struct ccnx_buf msg = CCNX_BUF_INIT;
-    struct ccnx_express_opts o = {ok, late, arg, CONTROL_TIMEOUT_MS, 1};
+    struct ccnx_express_opts o = {ok, late, arg, CONTROL_TIMEOUT_MS, 1, 0};
     int res = local_interest(&msg, name);
     if (res == 0) {
         res = ccnx_client_express(c, msg.data, msg.len, &o, id);

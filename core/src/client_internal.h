@@ -33,6 +33,8 @@ struct pending {
     struct client_timer timer;
     struct ccnx_express_opts opts;
     unsigned tries_left;
+    int64_t attempt_end_ms; /* when the current attempt's time is up */
+    int next_send_ms;       /* the re-expression schedule's next wait, 0: none */
     uint8_t *msg;
     size_t len;
     struct ccnx_interest_parsed pi;

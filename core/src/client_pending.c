@@ -11,6 +11,7 @@
 #include <ccnx/error.h>
 #include <ccnx/match.h>
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -187,6 +188,34 @@ static int attempt_ms(const struct pending *p)
 
 static void pending_expired(void *arg);
 
+/* Starts an attempt: its end, and the timer at the end or at the first
+ * re-expression, whichever comes first. */
+static void attempt_start(struct ccnx_client *c, struct pending *p)
+{
+    int64_t now = ccnx_client_now_ms();
+    p->attempt_end_ms = now + attempt_ms(p);
+    p->next_send_ms = p->opts.reexpress_ms > 0 && p->pi.nonce.len == 0 ? p->opts.reexpress_ms : 0;
+    int64_t at = p->next_send_ms > 0 && now + p->next_send_ms < p->attempt_end_ms
+                     ? now + p->next_send_ms
+                     : p->attempt_end_ms;
+    client_timer_arm(c, &p->timer, at);
+}
+
+/* Within an attempt: sends the Interest again and doubles the wait. 0 when
+ * the attempt's time is up. */
+static int reexpress(struct ccnx_client *c, struct pending *p)
+{
+    int64_t now = ccnx_client_now_ms();
+    if (p->next_send_ms <= 0 || now >= p->attempt_end_ms) {
+        return 0;
+    }
+    p->next_send_ms = p->next_send_ms > INT_MAX / 2 ? INT_MAX : p->next_send_ms * 2;
+    int64_t at = now + p->next_send_ms;
+    client_timer_arm(c, &p->timer, at < p->attempt_end_ms ? at : p->attempt_end_ms);
+    client_send(c, p->msg, p->len);
+    return 1;
+}
+
 static struct pending *pending_new(struct ccnx_client *c, const uint8_t *interest, size_t len,
                                    const struct ccnx_express_opts *opts)
 {
@@ -237,7 +266,7 @@ int ccnx_client_express(struct ccnx_client *c, const uint8_t *interest, size_t l
         pending_free(p);
         return res;
     }
-    client_timer_arm(c, &p->timer, ccnx_client_now_ms() + attempt_ms(p));
+    attempt_start(c, p);
     if (id != NULL) {
         *id = p->id;
     }
@@ -248,9 +277,12 @@ static void pending_expired(void *arg)
 {
     struct pending *p = arg;
     struct ccnx_client *c = p->owner;
+    if (reexpress(c, p)) {
+        return;
+    }
     if (p->tries_left > 0) {
         p->tries_left--;
-        client_timer_arm(c, &p->timer, ccnx_client_now_ms() + attempt_ms(p));
+        attempt_start(c, p);
         client_send(c, p->msg, p->len);
         return;
     }
@@ -439,7 +471,7 @@ int ccnx_client_get(struct ccnx_client *c, const uint8_t *interest, size_t len, 
                     struct ccnx_buf *obj)
 {
     struct get_wait w = {c, obj, 0, 0};
-    struct ccnx_express_opts o = {get_content, get_timeout, &w, timeout_ms, 0};
+    struct ccnx_express_opts o = {get_content, get_timeout, &w, timeout_ms, 0, 0};
     uint64_t id;
     int res = ccnx_client_express(c, interest, len, &o, &id);
     while (res == 0 && !w.done) {

@@ -43,6 +43,8 @@ const char *ccnx_strerror(int code)
         return "malformed XML";
     case CCNX_E_KEYSTORE:
         return "keystore unreadable or wrong password";
+    case CCNX_E_KEYNOTFOUND:
+        return "the key the object names could not be fetched";
     }
     return "unknown error";
 }

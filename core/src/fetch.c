@@ -23,7 +23,13 @@
  * (note_answered), so a higher floor costs little there. */
 #define DEFAULT_MIN_RTO 100
 #define MAX_RTO_MS      4000.0
-#define INITIAL_RTO_MS  1000.0
+/* Before any answer, Interests are sent again after 100 ms, then after
+ * waits that double with each timeout (200, 400 ... up to MAX_RTO_MS): a
+ * producer that starts a moment after its reader, or a first Interest
+ * lost, costs little; a path slower than that settles after a few
+ * timeouts (the first answer's round trip then counts from the first
+ * send, an overestimate that clean samples soon correct). */
+#define INITIAL_RTO_MS  ((double)CCNX_REEXPRESS_MS)
 #define REORDER_PER_WIN 16 /* reordering room per window slot: covers a few RTOs of stall */
 #define REORDER_MIN     1024
 /* An Interest with at least this many later ones answered, outstanding for
@@ -43,6 +49,8 @@ struct seg_slot {
     uint64_t pending_id;
     uint64_t tx; /* transmission number of the last send */
     int64_t sent_us;
+    int64_t first_us; /* the first send's time */
+    double base_ms;   /* the timer it was sent with before any answer */
     unsigned sends;
     int counted; /* holds a place in the window */
     enum slot_state state;
@@ -212,14 +220,15 @@ static int send_seg(struct ccnx_fetch *f, uint64_t seg)
     }
     sl->f = f;
     sl->seg = seg;
-    /* Each transmission of one segment waits twice as long (back-off). */
+    /* Each transmission of one segment waits twice as long (back-off);
+     * before any answer the timer itself doubles with each timeout. */
     double wait = f->rtt.rto;
-    for (unsigned i = 0; i < sl->sends && wait < MAX_RTO_MS; i++) {
+    for (unsigned i = 0; f->rtt.have_sample && i < sl->sends && wait < MAX_RTO_MS; i++) {
         wait *= 2;
     }
     wait = wait > MAX_RTO_MS ? MAX_RTO_MS : wait;
     int rc = build_interest(f, seg, (uint64_t)(wait * 2 * 4096 / 1000));
-    struct ccnx_express_opts o = {seg_content, seg_timeout, sl, (int)(wait + 0.999), 0};
+    struct ccnx_express_opts o = {seg_content, seg_timeout, sl, (int)(wait + 0.999), 0, 0};
     if (rc == 0) {
         rc = ccnx_client_express(f->c, f->msg.data, f->msg.len, &o, &sl->pending_id);
     }
@@ -228,6 +237,8 @@ static int send_seg(struct ccnx_fetch *f, uint64_t seg)
     }
     sl->tx = f->next_tx++;
     sl->sent_us = now_us();
+    sl->first_us = sl->sends == 0 ? sl->sent_us : sl->first_us;
+    sl->base_ms = f->rtt.rto;
     sl->state = SLOT_FLIGHT;
     sl->counted = 1;
     size_t ring = 2 * f->ro.cap;
@@ -425,9 +436,12 @@ static void note_loss(struct ccnx_fetch *f, struct seg_slot *sl, int silent)
 {
     int64_t now = now_us();
     /* Before any answer a timeout says nothing about congestion (the
-     * publisher may still be starting or signing): it is only sent again. */
-    if (f->rtt.have_sample && now - f->last_cut_us >= (int64_t)(f->rtt.rto * 1000) &&
-        ccnx_cwnd_on_loss(&f->cw, sl->tx, f->next_tx)) {
+     * publisher may still be starting or signing): it is only sent again,
+     * and the timer doubles (once for the Interests sent together). */
+    if (!f->rtt.have_sample && silent && sl->base_ms >= f->rtt.rto) {
+        ccnx_rtt_backoff(&f->rtt);
+    } else if (f->rtt.have_sample && now - f->last_cut_us >= (int64_t)(f->rtt.rto * 1000) &&
+               ccnx_cwnd_on_loss(&f->cw, sl->tx, f->next_tx)) {
         f->last_cut_us = now;
         if (silent) {
             ccnx_rtt_backoff(&f->rtt); /* nothing came back at all: back off */
@@ -483,6 +497,8 @@ static void seg_content(void *arg, const uint8_t *obj, size_t len,
     note_answered(f, sl->tx);
     if (sl->sends == 1) {
         ccnx_rtt_sample(&f->rtt, (double)(now - sl->sent_us) / 1000.0);
+    } else if (!f->rtt.have_sample) {
+        ccnx_rtt_sample(&f->rtt, (double)(now - sl->first_us) / 1000.0);
     }
     ccnx_cwnd_on_data(&f->cw);
     f->last_progress_us = now;

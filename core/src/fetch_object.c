@@ -73,7 +73,8 @@ int ccnx_fetch_object_start(struct ccnx_client *c, struct ccnx_verifier *v, cons
     o->timeout_ms = timeout_ms > 0 ? timeout_ms : (int)(pi.lifetime * 1000 / 4096);
     ccnx_buf_init(&o->name);
     ccnx_uri_append(&o->name, interest + pi.name.off, pi.name.len);
-    struct ccnx_express_opts opts = {object_arrived, object_timeout, o, timeout_ms, 0};
+    struct ccnx_express_opts opts = {object_arrived,   object_timeout, o, timeout_ms, 0,
+                                     CCNX_REEXPRESS_MS};
     rc = ccnx_buf_status(&o->name);
     if (rc == 0) {
         rc = ccnx_client_express(c, interest, len, &opts, NULL);

@@ -18,11 +18,16 @@ static const uint8_t low_version[7] = {CCNX_MARKER_VERSION, 0, 0xFF, 0xFF, 0xFF,
 static const uint8_t past_versions[7] = {CCNX_MARKER_VERSION + 1, 0, 0, 0, 0, 0, 0};
 static const uint8_t unversioned_bound[1] = {0x01};
 
-/* Rounds after the first wait at least this long: four round trips of a
- * fast local answer would be under a millisecond, but a forwarder tries a
- * second upstream (another producer, maybe with a newer version) only
- * after its first one had some 50 ms to answer. */
-#define MIN_ROUND_MS 150
+/* Rounds after the first wait four times the longest round trip seen, and
+ * at least this long. Which producers a round reaches is the forwarder's
+ * choice: ccnd's default strategy (as the reference's) sends at once to the
+ * face that answered best under the prefix and to the others a little
+ * later, within a few milliseconds when that face is local, or else within
+ * about twice its usual response time; four round trips cover that, and
+ * the floor covers a busy machine's scheduling. Until this floor was
+ * lowered from 150 ms, finding the version took 150 ms even with one
+ * producer on the same host. */
+#define MIN_ROUND_MS 50
 /* The first round is asked again on a growing schedule while nothing
  * answers: after 100 ms, then each wait twice the one before, until the
  * discovery's time is up. A publisher that starts a moment after its
@@ -41,7 +46,7 @@ struct ccnx_resolve {
     int nacked;
     uint8_t best[CCNX_NUMERIC_MAX_LEN];
     size_t best_len;
-    int64_t start_us, prev_us, rtt_max_us;
+    int64_t start_us, prev_us, rtt_max_us; /* prev_us: the latest send */
     int timeout_ms;
     int attempt_ms; /* the first round's current wait */
     uint64_t pending_id, timer_id;
@@ -132,10 +137,14 @@ static int send_round(struct ccnx_resolve *r, int wait_ms)
     ccnx_buf_reset(&r->msg);
     int rc = ccnx_resolve_interest(&r->msg, &r->prefix, low, low_len, r->res < 0, r->flags,
                                    lifetime_for(wait_ms));
-    struct ccnx_express_opts o = {round_content, round_timeout, r, wait_ms, 0};
+    struct ccnx_express_opts o = {round_content, round_timeout, r, wait_ms, 0, 0};
     if (rc == 0) {
         rc = ccnx_client_express(r->c, r->msg.data, r->msg.len, &o, &r->pending_id);
     }
+    /* A round trip counts from the latest send: one from the discovery's
+     * start would count the waits of a first round sent again, and a
+     * producer that started late would stretch every later round. */
+    r->prev_us = now_us();
     return rc;
 }
 
@@ -192,7 +201,6 @@ static void round_content(void *arg, const uint8_t *obj, size_t len,
     if (now - r->prev_us > r->rtt_max_us) {
         r->rtt_max_us = now - r->prev_us;
     }
-    r->prev_us = now;
     int left_ms = r->timeout_ms - (int)((now - r->start_us) / 1000);
     int wait_ms = (int)(r->rtt_max_us * 4 / 1000);
     wait_ms = wait_ms < MIN_ROUND_MS ? MIN_ROUND_MS : wait_ms;

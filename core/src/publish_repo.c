@@ -254,7 +254,7 @@ static int sw_wait_answer(struct ccnx_client *c, const struct ccnx_buf *interest
 {
     struct sw_wait st = {c, reply, 0, 0};
     int per_try = CCNX_INTEREST_LIFETIME_DEFAULT * 1000 / CCNX_TIMESTAMP_HZ;
-    struct ccnx_express_opts eo = {sw_wait_content, sw_wait_timeout, &st, 0, 0};
+    struct ccnx_express_opts eo = {sw_wait_content, sw_wait_timeout, &st, 0, 0, 0};
     eo.retries = timeout_ms > per_try ? (unsigned)((timeout_ms - 1) / per_try) : 0;
     eo.timeout_ms = timeout_ms < per_try ? timeout_ms : 0;
     uint64_t id;

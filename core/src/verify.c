@@ -374,9 +374,9 @@ int ccnx_verifier_check(struct ccnx_verifier *v, const uint8_t *obj, size_t len,
         }
     }
     if (fn != NULL) {
-        const char *why = rc == 0                 ? ""
-                          : rc == CCNX_E_NOTFOUND ? ccnx_buf_cstr(&v->err)
-                                                  : say(v, obj, pc, rc);
+        const char *why = rc == 0                    ? ""
+                          : rc == CCNX_E_KEYNOTFOUND ? ccnx_buf_cstr(&v->err)
+                                                     : say(v, obj, pc, rc);
         fn(arg, rc, why != NULL ? why : "out of memory", obj, len, pc);
     }
     return rc;
@@ -409,7 +409,7 @@ static void keyfetch_finish(struct keyfetch *kf, int failed)
                             ccnx_buf_cstr(&kf->uri) ? (const char *)kf->uri.data : "?");
             ccnx_uri_append(&v->err, w->obj + pc.name.off, pc.name.len);
             ccnx_buf_append_str(&v->err, ")");
-            w->fn(w->arg, CCNX_E_NOTFOUND, ccnx_buf_cstr(&v->err), w->obj, w->len, &pc);
+            w->fn(w->arg, CCNX_E_KEYNOTFOUND, ccnx_buf_cstr(&v->err), w->obj, w->len, &pc);
         } else if (rc == 0) {
             rc = check_now(v, w->obj, w->len, &pc);
             rc = rc == 1 ? CCNX_E_NOKEY : rc;
@@ -480,7 +480,8 @@ static int express_key(struct ccnx_verifier *v, struct keyfetch *kf, const uint8
     }
     struct ccnx_buf msg = CCNX_BUF_INIT;
     int rc = ccnx_interest_build(&msg, &ip);
-    struct ccnx_express_opts o = {key_arrived, key_timeout, kf, v->key_timeout_ms, 0};
+    struct ccnx_express_opts o = {key_arrived,       key_timeout, kf,
+                                  v->key_timeout_ms, 0,           CCNX_REEXPRESS_MS};
     if (rc == 0) {
         rc = ccnx_client_express(v->c, msg.data, msg.len, &o, &kf->id);
     }
@@ -503,7 +504,7 @@ static int start_key_fetch(struct ccnx_verifier *v, const uint8_t *obj, size_t l
     ccnx_uri_append(&v->err, obj + pc->key_name.off, pc->key_name.len);
     if (v->c == NULL || fn == NULL) {
         ccnx_buf_append_str(&v->err, " not found (no connection to fetch it with)");
-        return CCNX_E_NOTFOUND;
+        return CCNX_E_KEYNOTFOUND;
     }
     struct keyfetch *kf = calloc(1, sizeof *kf);
     if (kf == NULL) {
@@ -570,9 +571,14 @@ int ccnx_verifier_check_sync(struct ccnx_verifier *v, const uint8_t *obj, size_t
     }
     if (!s.done) {
         ccnx_verifier_cancel(v, &s);
-        return CCNX_E_NOTFOUND;
+        return CCNX_E_KEYNOTFOUND;
     }
     return s.rc;
+}
+
+int ccnx_verify_refused(int code)
+{
+    return code == CCNX_E_BADSIG || code == CCNX_E_NOKEY || code == CCNX_E_KEYNOTFOUND;
 }
 
 void ccnx_verifier_cancel(struct ccnx_verifier *v, void *arg)

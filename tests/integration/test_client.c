@@ -194,7 +194,7 @@ static void test_express_and_answer(void **state)
     struct answer ans = {0};
     struct ccnx_buf msg = CCNX_BUF_INIT;
     interest_for(&msg, "ccnx:/client/test/a/two", -1, -1);
-    struct ccnx_express_opts o = {got_content, got_timeout, &ans, 3000, 0};
+    struct ccnx_express_opts o = {got_content, got_timeout, &ans, 3000, 0, 0};
     assert_int_equal(ccnx_client_express(c, msg.data, msg.len, &o, NULL), 0);
     assert_int_equal(ccnx_client_pending_count(c), 1);
     run_until(c, p.c, 3000, &ans.contents, 1);
@@ -234,10 +234,10 @@ static void test_one_object_many_interests(void **state)
     ccnx_name_append(&full, digest, sizeof digest);
 
     struct answer a1 = {0}, a2 = {0}, a3 = {0}, other = {0};
-    struct ccnx_express_opts o1 = {got_content, got_timeout, &a1, 2000, 0};
-    struct ccnx_express_opts o2 = {got_content, got_timeout, &a2, 2000, 0};
-    struct ccnx_express_opts o3 = {got_content, got_timeout, &a3, 2000, 0};
-    struct ccnx_express_opts o4 = {got_content, got_timeout, &other, 300, 0};
+    struct ccnx_express_opts o1 = {got_content, got_timeout, &a1, 2000, 0, 0};
+    struct ccnx_express_opts o2 = {got_content, got_timeout, &a2, 2000, 0, 0};
+    struct ccnx_express_opts o3 = {got_content, got_timeout, &a3, 2000, 0, 0};
+    struct ccnx_express_opts o4 = {got_content, got_timeout, &other, 300, 0, 0};
     interest_for(&msg, "ccnx:/client/test/b/x/y", -1, -1);
     assert_int_equal(ccnx_client_express(c, msg.data, msg.len, &o1, NULL), 0);
     interest_for(&msg, "ccnx:/client/test/b/x", -1, -1);
@@ -284,10 +284,10 @@ static void test_timeout_retries_cancel(void **state)
     struct answer a = {0}, cancelled = {0};
     struct ccnx_buf msg = CCNX_BUF_INIT;
     interest_for(&msg, "ccnx:/client/test/c/nothing", -1, -1);
-    struct ccnx_express_opts o = {got_content, got_timeout, &a, 200, 2};
+    struct ccnx_express_opts o = {got_content, got_timeout, &a, 200, 2, 0};
     int64_t t0 = ccnx_client_now_ms();
     assert_int_equal(ccnx_client_express(c, msg.data, msg.len, &o, NULL), 0);
-    struct ccnx_express_opts oc = {got_content, got_timeout, &cancelled, 100, 0};
+    struct ccnx_express_opts oc = {got_content, got_timeout, &cancelled, 100, 0, 0};
     uint64_t id;
     assert_int_equal(ccnx_client_express(c, msg.data, msg.len, &oc, &id), 0);
     assert_int_equal(ccnx_client_cancel(c, id), 0);
@@ -303,6 +303,52 @@ static void test_timeout_retries_cancel(void **state)
     /* The synchronous form says what happened. */
     assert_int_equal(ccnx_client_get(c, msg.data, msg.len, 150, &a.text), CCNX_E_NOTFOUND);
     assert_non_null(strstr(ccnx_client_error(c), "in time"));
+    ccnx_buf_free(&msg);
+    ccnx_buf_free(&a.text);
+    ccnx_client_destroy(c);
+    producer_free(&p);
+}
+
+/* An Interest whose first copy found a silent producer is answered only by
+ * a re-expression: sent after 100 ms, then after doubling waits, well
+ * before the Interest's 4 s lifetime; without reexpress_ms it times out. */
+static void test_reexpression_schedule(void **state)
+{
+    (void)state;
+    struct producer p;
+    producer_start(&p, "ccnx:/client/test/again");
+    producer_add(&p, "ccnx:/client/test/again/x", "second time lucky");
+    producer_add(&p, "ccnx:/client/test/again/z", "never asked again");
+    p.answer = 0;
+    struct ccnx_client *c = open_client();
+    struct ccnx_buf msg = CCNX_BUF_INIT;
+    interest_for(&msg, "ccnx:/client/test/again/x", -1, -1);
+    struct answer a = {0};
+    struct ccnx_express_opts o = {got_content, got_timeout, &a, 3500, 0, CCNX_REEXPRESS_MS};
+    int64_t t0 = ccnx_client_now_ms();
+    assert_int_equal(ccnx_client_express(c, msg.data, msg.len, &o, NULL), 0);
+    run_until(c, p.c, 3000, &p.seen, 1);
+    assert_int_equal(p.seen, 1); /* the first copy, left unanswered */
+    p.answer = 1;
+    run_until(c, p.c, 5000, &a.contents, 1);
+    assert_int_equal(a.contents, 1);
+    assert_int_equal(a.timeouts, 0);
+    assert_true(ccnx_client_now_ms() - t0 < 3500);
+    assert_string_equal(ccnx_buf_cstr(&a.text), "second time lucky");
+
+    /* Without reexpress_ms the first copy is the only one: the timeout. */
+    p.answer = 0;
+    p.seen = 0;
+    interest_for(&msg, "ccnx:/client/test/again/z", -1, -1);
+    struct answer b = {0};
+    struct ccnx_express_opts ob = {got_content, got_timeout, &b, 600, 0, 0};
+    assert_int_equal(ccnx_client_express(c, msg.data, msg.len, &ob, NULL), 0);
+    run_until(c, p.c, 3000, &p.seen, 1);
+    assert_int_equal(p.seen, 1);
+    p.answer = 1;
+    run_until(c, p.c, 5000, &b.timeouts, 1);
+    assert_int_equal(b.timeouts, 1);
+    assert_int_equal(b.contents, 0);
     ccnx_buf_free(&msg);
     ccnx_buf_free(&a.text);
     ccnx_client_destroy(c);
@@ -331,7 +377,7 @@ static void test_filter_order_and_clear(void **state)
     interest_for(&msg, "ccnx:/client/test/d/deep/x", -1, -1);
     /* ccnx_client_get runs only c; the producer must run too, so express. */
     struct answer a = {0};
-    struct ccnx_express_opts o = {got_content, got_timeout, &a, 2000, 0};
+    struct ccnx_express_opts o = {got_content, got_timeout, &a, 2000, 0, 0};
     assert_int_equal(ccnx_client_express(c, msg.data, msg.len, &o, NULL), 0);
     run_until(c, p.c, 2000, &a.contents, 1);
     assert_int_equal(a.contents, 1);
@@ -383,7 +429,7 @@ static void test_foreign_loop(void **state)
     struct answer a = {0};
     struct ccnx_buf msg = CCNX_BUF_INIT;
     interest_for(&msg, "ccnx:/client/test/e/1", -1, -1);
-    struct ccnx_express_opts o = {got_content, got_timeout, &a, 2000, 0};
+    struct ccnx_express_opts o = {got_content, got_timeout, &a, 2000, 0, 0};
     assert_int_equal(ccnx_client_express(c, msg.data, msg.len, &o, NULL), 0);
     int64_t end = ccnx_client_now_ms() + 3000;
     while (a.contents + a.timeouts == 0 && ccnx_client_now_ms() < end) {
@@ -434,7 +480,7 @@ static void test_survives_ccnd_restart(void **state)
     struct answer gone = {0};
     struct ccnx_buf msg = CCNX_BUF_INIT;
     interest_for(&msg, "ccnx:/client/test/f/after", -1, -1);
-    struct ccnx_express_opts og = {got_content, got_timeout, &gone, 5000, 0};
+    struct ccnx_express_opts og = {got_content, got_timeout, &gone, 5000, 0, 0};
     ccnx_client_express(lost, msg.data, msg.len, &og, NULL);
     assert_int_equal(ccnx_client_run(lost, 1000), CCNX_E_IO);
     assert_int_equal(gone.timeouts, 1);
@@ -455,7 +501,7 @@ static void test_survives_ccnd_restart(void **state)
     assert_int_equal(ccnx_interest_build(&msg, &ip), 0);
     ccnx_name_free(&n);
     struct answer a = {0};
-    struct ccnx_express_opts o = {got_content, got_timeout, &a, 0, 10};
+    struct ccnx_express_opts o = {got_content, got_timeout, &a, 0, 10, 0};
     assert_int_equal(ccnx_client_express(c, msg.data, msg.len, &o, NULL), 0);
     run_until(c, p.c, 8000, &a.contents, 1);
     assert_int_equal(a.contents, 1);
@@ -475,6 +521,7 @@ int main(void)
         cmocka_unit_test(test_express_and_answer),
         cmocka_unit_test(test_one_object_many_interests),
         cmocka_unit_test(test_timeout_retries_cancel),
+        cmocka_unit_test(test_reexpression_schedule),
         cmocka_unit_test(test_filter_order_and_clear),
         cmocka_unit_test(test_timers),
         cmocka_unit_test(test_foreign_loop),

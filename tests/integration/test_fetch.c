@@ -309,7 +309,7 @@ static void test_keyname_key_fetched_by_name(void **state)
     size_t end;
     assert_int_equal(ccnx_ccnb_element_end(objs.data, objs.len, 0, &end), 0);
     assert_int_equal(ccnx_content_parse(objs.data, end, &pc), 0);
-    assert_int_equal(ccnx_verifier_check_sync(v, objs.data, end, &pc, &err), CCNX_E_NOTFOUND);
+    assert_int_equal(ccnx_verifier_check_sync(v, objs.data, end, &pc, &err), CCNX_E_KEYNOTFOUND);
     assert_non_null(strstr(ccnx_buf_cstr(&err), "key ccnx:/fetch/keyed/NOKEY not found"));
     ccnx_verifier_destroy(v);
     ccnx_buf_free(&err);

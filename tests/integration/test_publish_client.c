@@ -139,7 +139,7 @@ static void test_interest_waits_for_segment(void **state)
     struct ccnx_buf interest = CCNX_BUF_INIT;
     assert_int_equal(ccnx_interest_build(&interest, &ip), 0);
     struct consumer k = {0, CCNX_BUF_INIT};
-    struct ccnx_express_opts eo = {on_content, NULL, &k, 0, 0};
+    struct ccnx_express_opts eo = {on_content, NULL, &k, 0, 0, 0};
     assert_int_equal(ccnx_client_express(c, interest.data, interest.len, &eo, NULL), 0);
 
     /* It reaches the writer and waits there. */

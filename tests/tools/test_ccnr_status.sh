@@ -125,10 +125,10 @@ http 'GET /?f=json HTTP/1.0\r\n\r\n' "$T/j2"
 [ "$(json_num "$T/j2" lookups)" -ge "$(json_num "$T/j2" hits)" ] || fail "lookups below hits"
 kill -0 "$CCNR_PID" || fail "ccnr died"
 
-# (d2) More start-writes than ccnr runs fetches at once.
+# (d2) More start-writes than ccnr runs fetches at once, each sent once.
 PIDS=()
 for i in $(seq 70); do
-    timeout 20 "$B/ccnpeek" -s 1 -w 3 "ccnx:/st/none$i/%FD%01/%C1.R.sw/%C1.N%00$i" \
+    timeout 20 "$B/ccnpeek" -o -s 1 -w 3 "ccnx:/st/none$i/%FD%01/%C1.R.sw/%C1.N%00$i" \
         >/dev/null 2>&1 &
     PIDS+=($!)
 done

@@ -381,8 +381,12 @@ static void test_verifier_keyname(void **state)
     make_object(&obj, "ccnx:/t/k", "by name", CCNX_KEYLOC_KEYNAME);
     struct seen s;
     /* no connection to fetch the key with */
-    assert_int_equal(check(v, &obj, &s), CCNX_E_NOTFOUND);
+    assert_int_equal(check(v, &obj, &s), CCNX_E_KEYNOTFOUND);
     assert_non_null(strstr(s.error, "key ccnx:/keys/test not found"));
+    /* an object came and was refused: told apart from a timeout by its code */
+    assert_true(ccnx_verify_refused(CCNX_E_KEYNOTFOUND));
+    assert_true(ccnx_verify_refused(CCNX_E_BADSIG) && ccnx_verify_refused(CCNX_E_NOKEY));
+    assert_false(ccnx_verify_refused(CCNX_E_NOTFOUND) || ccnx_verify_refused(0));
     /* a key given by hand is used as if fetched */
     assert_int_equal(ccnx_verifier_add_key(v, g_key), 0);
     assert_int_equal(check(v, &obj, &s), 0);

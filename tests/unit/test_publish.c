@@ -77,8 +77,10 @@ static void fill(uint8_t *p, size_t n, unsigned seed)
     }
 }
 
-/* Parses a held segment and checks its name, signature and FinalBlockID. */
-static void check_segment(struct fixture *f, uint64_t seg, int final, struct ccnx_buf *data)
+/* Parses a held segment and checks its name, signature and FinalBlockID:
+ * the segment `final` names, or none when final is -1 (the segments of the
+ * final batch all carry it). */
+static void check_segment(struct fixture *f, uint64_t seg, int64_t final, struct ccnx_buf *data)
 {
     size_t len;
     const uint8_t *obj = ccnx_seqwriter_segment(f->w, seg, &len);
@@ -92,10 +94,10 @@ static void check_segment(struct fixture *f, uint64_t seg, int final, struct ccn
     uint64_t got;
     assert_int_equal(ccnx_naming_last_is_segment_ccnb(obj + pc.name.off, pc.name.len, &got), 1);
     assert_int_equal(got, seg);
-    assert_int_equal(pc.has_final_block_id, final);
-    if (final) {
+    assert_int_equal(pc.has_final_block_id, final >= 0);
+    if (final >= 0) {
         uint8_t comp[CCNX_NUMERIC_MAX_LEN];
-        int cl = ccnx_naming_segment_build(seg, comp);
+        int cl = ccnx_naming_segment_build((uint64_t) final, comp);
         assert_int_equal(pc.final_block_id.len, (size_t)cl);
         assert_memory_equal(obj + pc.final_block_id.off, comp, (size_t)cl);
     }
@@ -126,9 +128,9 @@ static void test_segments_names_and_final(void **state)
     assert_int_equal(st.final_segment, 2);
     assert_int_equal(st.batches, 1);
     struct ccnx_buf out = CCNX_BUF_INIT;
-    check_segment(&f, 0, 0, &out);
-    check_segment(&f, 1, 0, &out);
-    check_segment(&f, 2, 1, &out);
+    check_segment(&f, 0, 2, &out);
+    check_segment(&f, 1, 2, &out);
+    check_segment(&f, 2, 2, &out);
     assert_int_equal(out.len, sizeof in);
     assert_memory_equal(out.data, in, sizeof in);
     size_t len;
@@ -151,9 +153,9 @@ static void test_exact_multiple_and_empty(void **state)
     assert_int_equal(ccnx_seqwriter_write(f.w, in, sizeof in), 3000);
     assert_int_equal(ccnx_seqwriter_close(f.w), 0);
     struct ccnx_buf out = CCNX_BUF_INIT;
-    check_segment(&f, 0, 0, &out);
-    check_segment(&f, 1, 0, &out);
-    check_segment(&f, 2, 1, &out); /* no empty segment after a full last one */
+    check_segment(&f, 0, 2, &out);
+    check_segment(&f, 1, 2, &out);
+    check_segment(&f, 2, 2, &out); /* no empty segment after a full last one */
     assert_memory_equal(out.data, in, sizeof in);
     close_writer(&f);
 
@@ -162,7 +164,7 @@ static void test_exact_multiple_and_empty(void **state)
     open_writer(&f, "ccnx:/test/empty", &o);
     assert_int_equal(ccnx_seqwriter_close(f.w), 0);
     ccnx_buf_reset(&out);
-    check_segment(&f, 0, 1, &out);
+    check_segment(&f, 0, 0, &out);
     assert_int_equal(out.len, 0);
     close_writer(&f);
 
@@ -174,9 +176,9 @@ static void test_exact_multiple_and_empty(void **state)
     assert_int_equal(ccnx_seqwriter_flush(f.w), 0);
     assert_int_equal(ccnx_seqwriter_close(f.w), 0);
     ccnx_buf_reset(&out);
-    check_segment(&f, 0, 0, &out);
-    check_segment(&f, 1, 0, &out);
-    check_segment(&f, 2, 1, &out);
+    check_segment(&f, 0, -1, &out); /* signed by the flush */
+    check_segment(&f, 1, -1, &out);
+    check_segment(&f, 2, 2, &out);
     assert_int_equal(out.len, 1500);
     ccnx_buf_free(&out);
     close_writer(&f);
@@ -235,7 +237,7 @@ static void test_batch_boundaries(void **state)
     }
     struct ccnx_buf out = CCNX_BUF_INIT;
     for (uint64_t s = 0; s < 11; s++) {
-        check_segment(&f, s, s == 10, &out);
+        check_segment(&f, s, s >= 8 ? 10 : -1, &out); /* 8 to 10: the final batch */
     }
     assert_memory_equal(out.data, in, sizeof in);
     ccnx_buf_free(&out);
@@ -573,7 +575,7 @@ static void test_end_segment(void **state)
     }
     struct ccnx_buf data = CCNX_BUF_INIT;
     for (uint64_t seg = 0; seg <= 5; seg++) {
-        check_segment(&f, seg, seg == 5, &data);
+        check_segment(&f, seg, 5, &data);
     }
     assert_int_equal(data.len, 380);
     assert_memory_equal(data.data, in, 380);

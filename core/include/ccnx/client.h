@@ -111,7 +111,19 @@ struct ccnx_express_opts {
     int timeout_ms;
     /* Attempts after the first, each sending the Interest again. */
     unsigned retries;
+    /* 0: the Interest is sent once per attempt. Above 0: while an attempt
+     * is unanswered, the Interest is sent again after this many ms, then
+     * after waits that double each time, until the attempt's time is up
+     * (CCNX_REEXPRESS_MS, then 200, 400, 800 ms ... for a consumer that
+     * wants its answer soon after a producer appears or a packet is lost).
+     * An Interest that carries its own Nonce is sent once per attempt:
+     * forwarders drop a nonce they have seen. */
+    int reexpress_ms;
 };
+
+/* The consumers' first re-expression: ccnx_fetch_object, key fetches and
+ * the segmented fetch's first Interests. */
+#define CCNX_REEXPRESS_MS 100
 
 /* Sends one encoded Interest (copied) and calls on_content with the first
  * ContentObject that satisfies it, or on_timeout; exactly one of them is

@@ -32,6 +32,7 @@ enum ccnx_error {
     CCNX_E_UNSUPPORTED = -17, /* valid but not supported (e.g. digest algorithm) */
     CCNX_E_XML = -18,         /* malformed XML text */
     CCNX_E_KEYSTORE = -19,    /* keystore unreadable or wrong password */
+    CCNX_E_KEYNOTFOUND = -20, /* the key an object names could not be fetched */
 };
 
 /* A short English description of a CCNX_E* code; never NULL. */

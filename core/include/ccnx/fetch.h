@@ -59,7 +59,9 @@ void ccnx_verifier_set_key_timeout(struct ccnx_verifier *v, int ms);
 /* Verification result for obj (the caller's bytes, or the verifier's copy
  * when the result comes later): 0 accepted, else a CCNX_E_* code with a
  * sentence such as "signature of ccnx:/a/b does not verify with key
- * 1a2b3c4d..." or "key ccnx:/k not found". */
+ * 1a2b3c4d..." or "key ccnx:/k not found": CCNX_E_BADSIG, CCNX_E_NOKEY
+ * (no usable key: none named, a wrong digest, a pin refused) or
+ * CCNX_E_KEYNOTFOUND (the named key could not be fetched). */
 typedef void (*ccnx_verify_fn)(void *arg, int result, const char *error, const uint8_t *obj,
                                size_t len, const struct ccnx_content_parsed *pc);
 
@@ -69,6 +71,9 @@ typedef void (*ccnx_verify_fn)(void *arg, int result, const char *error, const u
  * copied, 1 is returned and fn is called later from the client loop. */
 int ccnx_verifier_check(struct ccnx_verifier *v, const uint8_t *obj, size_t len,
                         const struct ccnx_content_parsed *pc, ccnx_verify_fn fn, void *arg);
+/* 1 when code says an object came and verification refused it (the three
+ * codes above), 0 for anything else: a timeout, a lost connection. */
+int ccnx_verify_refused(int code);
 /* Forgets the checks waiting for a key whose arg is `arg` (no callback). */
 void ccnx_verifier_cancel(struct ccnx_verifier *v, void *arg);
 /* The same, running the client loop while a key is fetched; the reason of
@@ -91,7 +96,12 @@ typedef void (*ccnx_fetch_object_fn)(void *arg, int result, const uint8_t *obj, 
                                      const struct ccnx_content_parsed *pc, const char *error);
 
 /* Expresses the Interest and calls fn once, from the loop. timeout_ms 0
- * means the Interest's lifetime. */
+ * means the Interest's lifetime. While no answer has come the Interest is
+ * sent again after CCNX_REEXPRESS_MS (100 ms), then after waits that
+ * double each time (200, 400, 800 ms ...) until timeout_ms, so an object
+ * whose producer starts a moment later, or whose Interest was lost, comes
+ * soon instead of after a whole lifetime. Key fetches follow the same
+ * schedule. */
 int ccnx_fetch_object_start(struct ccnx_client *c, struct ccnx_verifier *v, const uint8_t *interest,
                             size_t len, int timeout_ms, ccnx_fetch_object_fn fn, void *arg);
 /* Runs the loop until the object arrives and verifies: 0 with the object in
@@ -103,7 +113,8 @@ int ccnx_fetch_object(struct ccnx_client *c, struct ccnx_verifier *v, const uint
  *
  * Interests with ChildSelector rightmost, AnswerOriginKind 1 and an Exclude
  * that admits only versions above the best one seen so far, repeated until a
- * round gets no answer within a few round-trip times (at least 150 ms).
+ * round gets no answer within four times the longest round trip seen (at
+ * least 50 ms).
  * While nothing at all has answered, the first round is sent again after
  * 100 ms, then after waits that double each time (200, 400, 800 ms ...),
  * until timeout_ms, each attempt a new Interest whose lifetime is its wait. */

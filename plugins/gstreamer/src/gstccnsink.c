@@ -201,7 +201,7 @@ static void ask_repository(GstCcnSink *s, int which, struct ccnx_seqwriter *w)
     a->which = which;
     a->uri = g_strdup(ccnx_buf_cstr(&u));
     s->asks[which] = a;
-    struct ccnx_express_opts eo = {repo_answered, repo_silent, a, REPO_TIMEOUT_MS, 0};
+    struct ccnx_express_opts eo = {repo_answered, repo_silent, a, REPO_TIMEOUT_MS, 0, 0};
     rc = rc == 0 ? ccnx_client_express(ccngst_loop_client(s->loop), interest.data, interest.len,
                                        &eo, &a->id)
                  : rc;
