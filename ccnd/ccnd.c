@@ -321,18 +321,23 @@ static int fw_face_props(void *arg, unsigned faceid, struct fw_face_props *out)
 
 /* ---- Internal client -> face layer ---- */
 
-static int mgmt_face_exists(void *arg, unsigned faceid, int *local)
+static int mgmt_face_query(void *arg, unsigned faceid, struct mgmt_face *out)
 {
     struct ccnd *d = arg;
     struct face_info fi;
+    *out = (struct mgmt_face){1, MGMT_UID_UNKNOWN, MGMT_UID_NONE};
     if (faceid == 0) {
-        *local = 1;
-        return 1;
+        return 1; /* the internal client */
     }
     if (face_get_info(d->faces, faceid, &fi) != 0 || (fi.flags & FACE_F_PASSIVE)) {
         return 0;
     }
-    *local = (fi.flags & FACE_F_LOCAL) != 0;
+    out->local = (fi.flags & FACE_F_LOCAL) != 0;
+    out->owner = fi.owner;
+    int64_t uid;
+    if (out->local && face_peer_uid(d->faces, faceid, &uid) == 0) {
+        out->peer_uid = uid;
+    }
     return 1;
 }
 
@@ -426,7 +431,8 @@ static int mcast_interface(struct ccnx_view v, struct face_mcast_params *mp)
     return 0;
 }
 
-static int mgmt_newface(void *arg, const struct ccnx_face_instance *req, unsigned *faceid)
+static int mgmt_newface(void *arg, const struct ccnx_face_instance *req, int64_t owner,
+                        unsigned *faceid)
 {
     struct ccnd *d = arg;
     struct sockaddr_storage ss;
@@ -454,9 +460,15 @@ static int mgmt_newface(void *arg, const struct ccnx_face_instance *req, unsigne
     } else {
         res = face_udp_peer(d->faces, (struct sockaddr *)&ss, len, faceid);
     }
-    if (res == 0) {
-        /* Faces made on request stay until destroyed, as configured links should. */
+    struct face_info fi;
+    if (res == 0 && face_get_info(d->faces, *faceid, &fi) == 0) {
+        /* Faces made on request stay until destroyed, as configured links
+         * should. One found instead (a peer's, or one asked for before)
+         * keeps its owner. */
         face_set_permanent(d->faces, *faceid, 1);
+        if (fi.owner == FACE_UID_NONE && !(fi.flags & FACE_F_ACCEPTED)) {
+            face_set_owner(d->faces, *faceid, owner);
+        }
     }
     return res;
 }
@@ -801,7 +813,7 @@ struct ccnd *ccnd_create(const struct ccnd_config *cfg, char *err, size_t n)
         ccnd_destroy(d);
         return NULL;
     }
-    const struct mgmt_face_ops mops = {mgmt_face_exists,     mgmt_newface,   mgmt_destroyface,
+    const struct mgmt_face_ops mops = {mgmt_face_query,      mgmt_newface,   mgmt_destroyface,
                                        mgmt_strategy_exists, mgmt_published, d};
     d->mgmt = mgmt_create(fw_fib(d->fw), ccnx_keystore_key(d->keystore), &mops, 0);
     if (d->mgmt == NULL) {

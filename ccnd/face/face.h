@@ -97,6 +97,10 @@ struct face_counters {
 
 #define FACE_ADDR_TEXT 64
 
+/* A face's owner: the uid of the local user who made it, or FACE_UID_NONE
+ * (made by ccnd itself or by a peer on the network). */
+#define FACE_UID_NONE (-1)
+
 struct face_info {
     unsigned faceid;
     enum face_kind kind;
@@ -106,6 +110,7 @@ struct face_info {
     size_t queued_bytes;
     unsigned listener; /* faceid of the listener / UDP socket it came through, or FACE_NONE */
     int last_errno;
+    int64_t owner; /* FACE_UID_NONE, or who made it (see face_set_owner) */
 };
 
 struct face_callbacks {
@@ -178,6 +183,15 @@ int face_close(struct face_table *ft, unsigned faceid);
 void face_batch_begin(struct face_table *ft);
 void face_batch_end(struct face_table *ft);
 int face_set_permanent(struct face_table *ft, unsigned faceid, int permanent);
+/* Records the uid that made the face. A unix face accepted from a local
+ * process is owned by that process's uid from the start. */
+int face_set_owner(struct face_table *ft, unsigned faceid, int64_t uid);
+/* The uid of the local process at the other end: the peer credentials of
+ * a unix face, or for a TCP face from a loopback address the owner of the
+ * connecting socket (found in /proc/net/tcp, once). 0 with *uid, or
+ * CCNX_E_NOTFOUND when it cannot be known (a remote peer, UDP, or the
+ * connection is gone). */
+int face_peer_uid(struct face_table *ft, unsigned faceid, int64_t *uid);
 
 /* Fills *info for faceid; CCNX_E_NOTFOUND if no such face. */
 int face_get_info(const struct face_table *ft, unsigned faceid, struct face_info *info);

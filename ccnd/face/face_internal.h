@@ -49,6 +49,9 @@ struct face {
     struct face *next_dirty;
     struct face *next_borrowing;
     struct face_http *http; /* set once the face turned out to speak HTTP */
+    int64_t owner;          /* FACE_UID_NONE or the uid that made the face */
+    int64_t peer_uid;       /* the peer process's uid; -1 unknown */
+    int peer_uid_looked;    /* peer_uid was looked up (found or not) */
 };
 
 struct face_table {

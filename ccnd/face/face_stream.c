@@ -135,8 +135,15 @@ int face_listen_unix(struct face_table *ft, const char *path, unsigned *faceid)
     if (fd < 0) {
         return CCNX_E_IO;
     }
-    if (bind(fd, (const struct sockaddr *)&sun, sizeof(sun)) != 0) {
+    /* Every local user may connect, whatever the umask (the reference binds
+     * under umask 0111): what one user may do to another's faces and
+     * registrations is decided per request, by the peer's uid. */
+    int bound = bind(fd, (const struct sockaddr *)&sun, sizeof(sun)) == 0;
+    if (!bound || chmod(path, 0666) != 0) {
         int err = errno;
+        if (bound) {
+            unlink(path);
+        }
         close(fd);
         errno = err;
         return CCNX_E_IO;
@@ -309,6 +316,10 @@ static void accept_one(struct face *l, int fd, const struct sockaddr_storage *ss
     f->sock = l->faceid;
     if (kind == FACE_KIND_UNIX) {
         memcpy(f->remote, l->remote, sizeof(f->remote));
+        int64_t uid;
+        if (face_peer_uid(ft, f->faceid, &uid) == 0) {
+            f->owner = uid; /* a local application's own connection */
+        }
     } else {
         memcpy(&f->addr, ss, sizeof(*ss));
         f->addrlen = len;

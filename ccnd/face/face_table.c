@@ -247,6 +247,8 @@ struct face *face_new(struct face_table *ft, enum face_kind kind, unsigned flags
     f->fd = fd;
     f->send_fd = -1;
     f->sock = FACE_NONE;
+    f->owner = FACE_UID_NONE;
+    f->peer_uid = -1;
     f->faceid = slot | ft->gen;
     f->last_rx = f->last_progress = loop_now(ft->loop);
     framer_stream_init(&f->in, ft->cfg.max_message);
@@ -298,6 +300,7 @@ static void fill_info(const struct face *f, struct face_info *info)
     info->queued_bytes = f->queued;
     info->listener = f->sock;
     info->last_errno = f->last_errno;
+    info->owner = f->owner;
 }
 
 int face_get_flags(const struct face_table *ft, unsigned faceid, unsigned *flags)
@@ -382,6 +385,16 @@ int face_set_permanent(struct face_table *ft, unsigned faceid, int permanent)
     } else {
         f->flags &= ~FACE_F_PERMANENT;
     }
+    return 0;
+}
+
+int face_set_owner(struct face_table *ft, unsigned faceid, int64_t uid)
+{
+    struct face *f = face_lookup(ft, faceid);
+    if (f == NULL) {
+        return CCNX_E_NOTFOUND;
+    }
+    f->owner = uid;
     return 0;
 }
 

@@ -17,12 +17,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct mgmt {
     struct fib *fib;
     const struct ccnx_key *key;
     struct mgmt_face_ops ops;
     int allow_remote;
+    int64_t admin_uid;               /* may change anything, as root may */
     struct ccnx_buf key_object;      /* under %C1.M.S.localhost */
     struct ccnx_buf neighbor_object; /* the same key under %C1.M.S.neighborhood */
 };
@@ -35,6 +37,28 @@ struct status {
 };
 
 static const struct status ok = {0, NULL};
+
+/* Who sent a control request. */
+struct requester {
+    unsigned face;
+    int64_t uid; /* MGMT_UID_UNKNOWN when it cannot be known */
+    int trusted; /* ccnd itself, or a remote face when those are allowed */
+};
+
+/* Whether the requester may remove or change what `owner` made. */
+static int may_change(const struct mgmt *m, const struct requester *rq, int64_t owner)
+{
+    if (rq->trusted) {
+        return 1;
+    }
+    return rq->uid >= 0 && (rq->uid == 0 || rq->uid == m->admin_uid || rq->uid == owner);
+}
+
+/* What a requester makes is owned by its uid (or nobody, when unknown). */
+static int64_t owner_of(const struct requester *rq)
+{
+    return rq->uid >= 0 ? rq->uid : MGMT_UID_NONE;
+}
 
 /* ---- The KEY object ---- */
 
@@ -93,6 +117,7 @@ struct mgmt *mgmt_create(struct fib *fib, const struct ccnx_key *key,
     m->key = key;
     m->ops = *ops;
     m->allow_remote = allow_remote;
+    m->admin_uid = (int64_t)geteuid();
     if (build_key_object(m, "\xC1.M.S.localhost", MGMT_KEY_FRESHNESS, &m->key_object) != 0 ||
         build_key_object(m, "\xC1.M.S.neighborhood", MGMT_NEIGHBOR_KEY_FRESHNESS,
                          &m->neighbor_object) != 0) {
@@ -109,6 +134,11 @@ void mgmt_destroy(struct mgmt *m)
         ccnx_buf_free(&m->neighbor_object);
         free(m);
     }
+}
+
+void mgmt_set_admin_uid(struct mgmt *m, int64_t uid)
+{
+    m->admin_uid = uid;
 }
 
 const uint8_t *mgmt_ccndid(const struct mgmt *m)
@@ -170,7 +200,8 @@ static struct status open_request(struct ccnx_view req, struct ccnx_view *body)
     return ok;
 }
 
-static struct status do_newface(struct mgmt *m, struct ccnx_view body, struct ccnx_buf *out)
+static struct status do_newface(struct mgmt *m, const struct requester *rq, struct ccnx_view body,
+                                struct ccnx_buf *out)
 {
     struct ccnx_face_instance fi;
     if (ccnx_face_instance_parse(body.p, body.n, &fi) != 0 ||
@@ -179,7 +210,7 @@ static struct status do_newface(struct mgmt *m, struct ccnx_view body, struct cc
     if ((fi.ip_proto != 6 && fi.ip_proto != 17) || fi.host.p == NULL || fi.port <= 0)
         return (struct status){400, "newface needs IPProto 6 or 17, Host and Port"};
     unsigned faceid;
-    if (m->ops.newface(m->ops.arg, &fi, &faceid) != 0)
+    if (m->ops.newface(m->ops.arg, &fi, owner_of(rq), &faceid) != 0)
         return (struct status){450, "could not create the face"};
     fi.action = (struct ccnx_view){NULL, 0};
     fi.ccndid = (struct ccnx_view){mgmt_ccndid(m), CCNX_DIGEST_LEN};
@@ -189,15 +220,18 @@ static struct status do_newface(struct mgmt *m, struct ccnx_view body, struct cc
     return ccnx_face_instance_build(out, &fi) == 0 ? ok : (struct status){500, "reply too large"};
 }
 
-static struct status do_destroyface(struct mgmt *m, struct ccnx_view body, struct ccnx_buf *out)
+static struct status do_destroyface(struct mgmt *m, const struct requester *rq,
+                                    struct ccnx_view body, struct ccnx_buf *out)
 {
     struct ccnx_face_instance fi;
-    int local;
+    struct mgmt_face target;
     if (ccnx_face_instance_parse(body.p, body.n, &fi) != 0 ||
         !ccnx_view_equals(fi.action, "destroyface") || fi.face_id < 0)
         return (struct status){400, "destroyface needs a FaceInstance with a FaceID"};
-    if (fi.face_id > UINT32_MAX || !m->ops.face_exists(m->ops.arg, (unsigned)fi.face_id, &local))
+    if (fi.face_id > UINT32_MAX || !m->ops.face_query(m->ops.arg, (unsigned)fi.face_id, &target))
         return (struct status){404, "no such face"};
+    if (!may_change(m, rq, target.owner))
+        return (struct status){403, "the face belongs to another user"};
     if (m->ops.destroyface(m->ops.arg, (unsigned)fi.face_id) != 0)
         return (struct status){450, "could not destroy the face"};
     fi.action = (struct ccnx_view){NULL, 0};
@@ -205,39 +239,61 @@ static struct status do_destroyface(struct mgmt *m, struct ccnx_view body, struc
     return ccnx_face_instance_build(out, &fi) == 0 ? ok : (struct status){500, "reply too large"};
 }
 
+/* Registers (prefixreg, selfreg) or removes (unreg) fe's prefix on face
+ * (owned by face_owner); an existing registration may be changed or
+ * removed by whom may_change allows for it or for its face: the owner of a
+ * face decides what is routed to it. */
+static struct status apply_forwarding(struct mgmt *m, const struct requester *rq, int unreg,
+                                      struct ccnx_forwarding_entry *fe, unsigned face,
+                                      int64_t face_owner, uint64_t now)
+{
+    struct fib_nexthop *hop = fib_find(m->fib, fe->name.p, fe->name.n, face);
+    if (hop != NULL && !may_change(m, rq, hop->owner) && !may_change(m, rq, face_owner))
+        return (struct status){403, "the registration belongs to another user"};
+    if (unreg) {
+        if (hop == NULL || fib_remove(m->fib, fe->name.p, fe->name.n, face) != 0)
+            return (struct status){404, "no such registration"};
+        fe->flags = -1;
+        return ok;
+    }
+    if (fe->flags < 0)
+        fe->flags = CCNX_FORW_DEFAULT;
+    if (fe->lifetime < 0)
+        fe->lifetime = MGMT_DEFAULT_LIFETIME;
+    uint64_t expires = now + (uint64_t)fe->lifetime * 1000000u;
+    int made = hop == NULL;
+    if (fib_add(m->fib, fe->name.p, fe->name.n, face, (unsigned)fe->flags, expires) != 0)
+        return (struct status){500, "could not register the prefix"};
+    hop = made ? fib_find(m->fib, fe->name.p, fe->name.n, face) : NULL;
+    if (hop != NULL)
+        hop->owner = owner_of(rq);
+    return ok;
+}
+
 /* prefixreg, selfreg and unreg share the ForwardingEntry body. */
-static struct status do_forwarding(struct mgmt *m, const char *verb, unsigned reqface,
+static struct status do_forwarding(struct mgmt *m, const struct requester *rq, const char *verb,
                                    struct ccnx_view body, uint64_t now, struct ccnx_buf *out)
 {
     struct ccnx_forwarding_entry fe;
-    int local;
+    struct mgmt_face target;
     if (ccnx_forwarding_entry_parse(body.p, body.n, &fe) != 0 ||
         !ccnx_view_equals(fe.action, verb) || fe.name.p == NULL)
         return (struct status){400, "malformed ForwardingEntry"};
     int self = strcmp(verb, "selfreg") == 0;
-    if (self && fe.face_id >= 0 && fe.face_id != reqface)
+    if (self && fe.face_id >= 0 && fe.face_id != rq->face)
         return (struct status){400, "selfreg names another face"};
     if (self)
-        fe.face_id = reqface;
+        fe.face_id = rq->face;
     if (fe.face_id < 0 || fe.face_id > UINT32_MAX ||
-        !m->ops.face_exists(m->ops.arg, (unsigned)fe.face_id, &local))
+        !m->ops.face_query(m->ops.arg, (unsigned)fe.face_id, &target))
         return (struct status){404, "no such face"};
     unsigned face = (unsigned)fe.face_id;
-    if (strcmp(verb, "unreg") == 0) {
-        if (fib_remove(m->fib, fe.name.p, fe.name.n, face) != 0)
-            return (struct status){404, "no such registration"};
-        fe.flags = -1;
-    } else {
-        if (fe.flags < 0)
-            fe.flags = CCNX_FORW_DEFAULT;
-        if (fe.lifetime < 0)
-            fe.lifetime = MGMT_DEFAULT_LIFETIME;
-        uint64_t expires = now + (uint64_t)fe.lifetime * 1000000u;
-        if (fib_add(m->fib, fe.name.p, fe.name.n, face, (unsigned)fe.flags, expires) != 0)
-            return (struct status){500, "could not register the prefix"};
-        if (local && m->ops.published != NULL)
-            m->ops.published(m->ops.arg, fe.name.p, fe.name.n);
-    }
+    int unreg = strcmp(verb, "unreg") == 0;
+    struct status st = apply_forwarding(m, rq, unreg, &fe, face, target.owner, now);
+    if (st.code != 0)
+        return st;
+    if (!unreg && target.local && m->ops.published != NULL)
+        m->ops.published(m->ops.arg, fe.name.p, fe.name.n);
     fe.action = (struct ccnx_view){NULL, 0};
     fe.ccndid = (struct ccnx_view){mgmt_ccndid(m), CCNX_DIGEST_LEN};
     return ccnx_forwarding_entry_build(out, &fe) == 0 ? ok
@@ -289,8 +345,8 @@ static struct status do_strategy(struct mgmt *m, const char *verb, struct ccnx_v
     return built == 0 ? ok : (struct status){500, "reply too large"};
 }
 
-static struct status dispatch(struct mgmt *m, const struct ccnx_mgmt_request *req, unsigned face,
-                              uint64_t now, struct ccnx_buf *out)
+static struct status dispatch(struct mgmt *m, const struct ccnx_mgmt_request *req,
+                              const struct requester *rq, uint64_t now, struct ccnx_buf *out)
 {
     static const char *const verbs[] = {"newface", "destroyface", "prefixreg",   "selfreg",
                                         "unreg",   "setstrategy", "getstrategy", "removestrategy"};
@@ -306,12 +362,12 @@ static struct status dispatch(struct mgmt *m, const struct ccnx_mgmt_request *re
     if (st.code != 0)
         return st;
     if (strcmp(verb, "newface") == 0)
-        return do_newface(m, body, out);
+        return do_newface(m, rq, body, out);
     if (strcmp(verb, "destroyface") == 0)
-        return do_destroyface(m, body, out);
+        return do_destroyface(m, rq, body, out);
     if (strstr(verb, "strategy") != NULL)
         return do_strategy(m, verb, body, now, out);
-    return do_forwarding(m, verb, face, body, now, out);
+    return do_forwarding(m, rq, verb, body, now, out);
 }
 
 static int handle_control(struct mgmt *m, unsigned face, const uint8_t *ibuf,
@@ -323,13 +379,15 @@ static int handle_control(struct mgmt *m, unsigned face, const uint8_t *ibuf,
         memcmp(req.ccndid.p, mgmt_ccndid(m), CCNX_DIGEST_LEN) != 0) {
         return 0;
     }
-    int local = 0;
+    struct mgmt_face from = {1, MGMT_UID_UNKNOWN, MGMT_UID_NONE};
     struct ccnx_buf body = CCNX_BUF_INIT;
     struct status st;
-    if (!m->ops.face_exists(m->ops.arg, face, &local) || (!local && !m->allow_remote)) {
+    int known = face == 0 || m->ops.face_query(m->ops.arg, face, &from);
+    if (!known || (!from.local && !m->allow_remote)) {
         st = (struct status){403, "control requests are accepted only from local faces"};
     } else {
-        st = dispatch(m, &req, face, now, &body);
+        struct requester rq = {face, from.peer_uid, face == 0 || !from.local};
+        st = dispatch(m, &req, &rq, now, &body);
     }
     if (st.code != 0) {
         ccnx_buf_reset(&body);

@@ -23,12 +23,28 @@ struct ccnx_key;
 #define MGMT_KEY_FRESHNESS          600
 #define MGMT_NEIGHBOR_KEY_FRESHNESS 5 /* the neighborhood's copy, as the reference */
 
+/* Who may remove or change a face or a registration: root, the uid ccnd
+ * runs as, and the uid that made it. A request's uid is that of the local
+ * process that sent it (MGMT_UID_UNKNOWN when it cannot be known: it may
+ * then only add). Requests from remote faces, when accepted at all
+ * (allow_remote), come from the operator's choice and may do anything. */
+#define MGMT_UID_NONE    (-1) /* made by ccnd itself or by a network peer */
+#define MGMT_UID_UNKNOWN (-2)
+
+struct mgmt_face {
+    int local;        /* a unix socket or a loopback peer */
+    int64_t peer_uid; /* the process at the other end, or MGMT_UID_UNKNOWN */
+    int64_t owner;    /* the uid that made the face, or MGMT_UID_NONE */
+};
+
 struct mgmt_face_ops {
-    /* 1 when faceid exists; *local set when it is a unix socket or loopback peer. */
-    int (*face_exists)(void *arg, unsigned faceid, int *local);
+    /* 1 and *out when faceid exists (and is not a listener), else 0. */
+    int (*face_query)(void *arg, unsigned faceid, struct mgmt_face *out);
     /* Create (or find) the face a newface request describes; 0 and *faceid, or
-     * a negative code. The request's Host/Port/IPProto are validated already. */
-    int (*newface)(void *arg, const struct ccnx_face_instance *req, unsigned *faceid);
+     * a negative code. The request's Host/Port/IPProto are validated already.
+     * A face made here is owned by `owner` (a uid, or MGMT_UID_NONE). */
+    int (*newface)(void *arg, const struct ccnx_face_instance *req, int64_t owner,
+                   unsigned *faceid);
     int (*destroyface)(void *arg, unsigned faceid);
     /* 1 when the forwarder has a strategy of that name (setstrategy of any
      * other is refused, as the reference refuses it). */
@@ -46,6 +62,8 @@ struct mgmt;
 struct mgmt *mgmt_create(struct fib *fib, const struct ccnx_key *key,
                          const struct mgmt_face_ops *ops, int allow_remote);
 void mgmt_destroy(struct mgmt *m);
+/* The uid with every right besides root (default: the one ccnd runs as). */
+void mgmt_set_admin_uid(struct mgmt *m, int64_t uid);
 const uint8_t *mgmt_ccndid(const struct mgmt *m);
 /* The signed KEY object (as published). */
 const struct ccnx_buf *mgmt_key_object(const struct mgmt *m);

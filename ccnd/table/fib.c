@@ -147,8 +147,21 @@ int fib_add(struct fib *fib, const uint8_t *name, size_t len, unsigned faceid, u
         entry_maybe_drop(fib, n);
         return CCNX_E_NOMEM;
     }
-    e->hops[e->nhops++] = (struct fib_nexthop){faceid, flags, expires};
+    e->hops[e->nhops++] = (struct fib_nexthop){faceid, flags, expires, FIB_OWNER_NONE};
     return 0;
+}
+
+struct fib_nexthop *fib_find(struct fib *fib, const uint8_t *name, size_t len, unsigned faceid)
+{
+    struct nametree_node *n;
+    struct fib_entry *e =
+        ccnx_name_check_ccnb(name, len) == 0 ? entry_at(fib, name, len, 0, &n) : NULL;
+    for (size_t i = 0; e != NULL && i < e->nhops; i++) {
+        if (e->hops[i].faceid == faceid) {
+            return &e->hops[i];
+        }
+    }
+    return NULL;
 }
 
 /* Removes the hops for which `drop` says so; returns how many. */

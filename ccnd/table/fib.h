@@ -37,10 +37,13 @@
 
 struct fib;
 
+#define FIB_OWNER_NONE (-1) /* a registration nobody in particular made */
+
 struct fib_nexthop {
     unsigned faceid;
     unsigned flags;
     uint64_t expires; /* microseconds, FIB_NEVER for never */
+    int64_t owner;    /* who made it (the forwarder's notion: a uid), or FIB_OWNER_NONE */
 };
 
 struct fib_result {
@@ -60,9 +63,13 @@ struct fib *fib_create(void);
 void fib_destroy(struct fib *fib);
 
 /* Registers faceid on the prefix (encoded Name element); an existing entry
- * for the face gets the new flags and expiry. 0 or CCNX_E*. */
+ * for the face gets the new flags and expiry and keeps its owner, a new one
+ * has none. 0 or CCNX_E*. */
 int fib_add(struct fib *fib, const uint8_t *name, size_t len, unsigned faceid, unsigned flags,
             uint64_t expires);
+/* faceid's entry on exactly that prefix, or NULL; valid until the table
+ * changes (its owner may be set through it). */
+struct fib_nexthop *fib_find(struct fib *fib, const uint8_t *name, size_t len, unsigned faceid);
 /* Removes faceid's entry on the prefix: 0 or CCNX_E_NOTFOUND. */
 int fib_remove(struct fib *fib, const uint8_t *name, size_t len, unsigned faceid);
 /* Removes every entry of a face (it closed); returns how many. */

@@ -20,30 +20,37 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Local faces, each with the uid of its process and its owner (by
+ * default: that uid, as for an application's own connection), and remote
+ * ones. */
 struct fake_faces {
-    unsigned local[4], remote[4];
+    unsigned local[8], remote[4];
+    int64_t uid[8], owner[8];
     size_t nlocal, nremote;
     unsigned next_new;
     unsigned destroyed;
 };
 
-static int fake_exists(void *arg, unsigned id, int *local)
+static int fake_query(void *arg, unsigned id, struct mgmt_face *out)
 {
     struct fake_faces *f = arg;
     for (size_t i = 0; i < f->nlocal; i++)
         if (f->local[i] == id)
-            return (*local = 1);
+            return (*out = (struct mgmt_face){1, f->uid[i], f->owner[i]}, 1);
     for (size_t i = 0; i < f->nremote; i++)
         if (f->remote[i] == id)
-            return (*local = 0, 1);
+            return (*out = (struct mgmt_face){0, MGMT_UID_UNKNOWN, MGMT_UID_NONE}, 1);
     return 0;
 }
 
-static int fake_newface(void *arg, const struct ccnx_face_instance *req, unsigned *faceid)
+static int fake_newface(void *arg, const struct ccnx_face_instance *req, int64_t owner,
+                        unsigned *faceid)
 {
     struct fake_faces *f = arg;
     (void)req;
     *faceid = f->next_new;
+    f->uid[f->nlocal] = MGMT_UID_UNKNOWN;
+    f->owner[f->nlocal] = owner;
     f->local[f->nlocal++] = f->next_new;
     return 0;
 }
@@ -72,13 +79,14 @@ static int setup(void **state)
 {
     static struct fixture f;
     memset(&f, 0, sizeof f);
-    f.faces = (struct fake_faces){{64, 67}, {90}, 2, 1, 70, 0};
+    f.faces = (struct fake_faces){{64, 67}, {90}, {1000, 1000}, {1000, 1000}, 2, 1, 70, 0};
     f.fib = fib_create();
     assert_int_equal(ccnx_key_generate(1024, &f.key), 0);
-    const struct mgmt_face_ops ops = {fake_exists,          fake_newface, fake_destroy,
+    const struct mgmt_face_ops ops = {fake_query,           fake_newface, fake_destroy,
                                       fake_strategy_exists, NULL,         &f.faces};
     f.m = mgmt_create(f.fib, f.key, &ops, 0);
     assert_non_null(f.m);
+    mgmt_set_admin_uid(f.m, 1000); /* ccnd runs as the faces' user */
     *state = &f;
     return 0;
 }
@@ -369,6 +377,108 @@ static void test_refusals(void **state)
     ccnx_buf_free(&in);
 }
 
+/* A ForwardingEntry request for uri on faceid, signed as ccndc signs it. */
+static void forwarding_request(struct fixture *f, const char *verb, const char *uri,
+                               unsigned faceid, struct ccnx_buf *out)
+{
+    struct ccnx_name n;
+    ccnx_name_init(&n);
+    assert_int_equal(ccnx_uri_parse_str(&n, uri), 0);
+    struct ccnx_forwarding_entry fe;
+    ccnx_forwarding_entry_init(&fe);
+    fe.action = (struct ccnx_view){(const uint8_t *)verb, strlen(verb)};
+    fe.name = (struct ccnx_view){n.enc.data, n.enc.len};
+    fe.face_id = faceid;
+    struct ccnx_buf body = CCNX_BUF_INIT;
+    assert_int_equal(ccnx_forwarding_entry_build(&body, &fe), 0);
+    signed_request(f, verb, &body, out);
+    ccnx_buf_free(&body);
+    ccnx_name_free(&n);
+}
+
+static void destroy_request(struct fixture *f, unsigned faceid, struct ccnx_buf *out)
+{
+    struct ccnx_face_instance fi;
+    ccnx_face_instance_init(&fi);
+    fi.action = (struct ccnx_view){(const uint8_t *)"destroyface", 11};
+    fi.face_id = faceid;
+    struct ccnx_buf body = CCNX_BUF_INIT;
+    assert_int_equal(ccnx_face_instance_build(&body, &fi), 0);
+    signed_request(f, "destroyface", &body, out);
+    ccnx_buf_free(&body);
+}
+
+static void assert_ok(struct fixture *f, const struct ccnx_buf *in, unsigned face)
+{
+    struct ccnx_buf reply = CCNX_BUF_INIT;
+    assert_int_equal(mgmt_handle_interest(f->m, face, in->data, in->len, 0, &reply), 1);
+    open_reply(f, in, &reply, CCNX_TYPE_DATA);
+    ccnx_buf_free(&reply);
+}
+
+static size_t faces_on(struct fixture *f, const char *uri)
+{
+    struct ccnx_name n;
+    ccnx_name_init(&n);
+    assert_int_equal(ccnx_uri_parse_str(&n, uri), 0);
+    struct fib_result fr;
+    assert_int_equal(fib_lookup(f->fib, n.enc.data, n.enc.len, 1, &fr), 0);
+    ccnx_name_free(&n);
+    return fr.nfaces;
+}
+
+/* Faces and registrations belong to the uid that made them: another local
+ * user may add, not remove or change (403); the face's owner, root and
+ * ccnd's own uid may. */
+static void test_other_users(void **state)
+{
+    struct fixture *f = *state;
+    struct fake_faces *ff = &f->faces;
+    static const unsigned ids[4] = {71, 72, 73, 74};
+    static const int64_t uids[4] = {2000, 3000, 0, MGMT_UID_UNKNOWN};
+    ff->destroyed = 0;
+    for (size_t i = 0; i < 4; i++) {
+        ff->local[ff->nlocal] = ids[i];
+        ff->uid[ff->nlocal] = uids[i];
+        ff->owner[ff->nlocal++] = uids[i] >= 0 ? uids[i] : MGMT_UID_NONE;
+    }
+    struct ccnx_buf in = CCNX_BUF_INIT;
+    forwarding_request(f, "prefixreg", "ccnx:/u/a", 71, &in);
+    assert_ok(f, &in, 71); /* uid 2000 on its own face */
+    forwarding_request(f, "unreg", "ccnx:/u/a", 71, &in);
+    assert_nack(f, &in, 72, 403); /* uid 3000 */
+    assert_nack(f, &in, 74, 403); /* a local process whose uid is unknown */
+    forwarding_request(f, "prefixreg", "ccnx:/u/a", 71, &in);
+    assert_nack(f, &in, 72, 403); /* changing it is refused too */
+    assert_int_equal(faces_on(f, "ccnx:/u/a/x"), 1);
+
+    forwarding_request(f, "prefixreg", "ccnx:/u/b", 71, &in);
+    assert_ok(f, &in, 72); /* adding is allowed, and 3000 owns it */
+    forwarding_request(f, "unreg", "ccnx:/u/b", 71, &in);
+    assert_ok(f, &in, 71); /* the face's owner decides what is routed to it */
+    assert_int_equal(faces_on(f, "ccnx:/u/b/x"), 0);
+
+    destroy_request(f, 71, &in);
+    assert_nack(f, &in, 72, 403);
+    assert_int_equal(ff->destroyed, 0);
+    assert_ok(f, &in, 73); /* root */
+    assert_int_equal(ff->destroyed, 71);
+
+    /* ccnd's own uid (1000, face 67) may remove what 2000 made. */
+    forwarding_request(f, "unreg", "ccnx:/u/a", 71, &in);
+    assert_ok(f, &in, 67);
+    assert_int_equal(faces_on(f, "ccnx:/u/a/x"), 0);
+    /* A face made on request belongs to the requester. */
+    ff->next_new = 75;
+    request_interest(f, "newface", "ctl_newface_request_payload.ccnb", &in);
+    assert_ok(f, &in, 72);
+    destroy_request(f, 75, &in);
+    assert_nack(f, &in, 71, 403);
+    assert_ok(f, &in, 72);
+    assert_int_equal(ff->destroyed, 75);
+    ccnx_buf_free(&in);
+}
+
 static void test_strategy(void **state)
 {
     struct fixture *f = *state;
@@ -403,9 +513,10 @@ static void test_strategy(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_key_object), cmocka_unit_test(test_prefixreg_and_unreg),
-        cmocka_unit_test(test_selfreg),    cmocka_unit_test(test_newface_and_destroyface),
-        cmocka_unit_test(test_refusals),   cmocka_unit_test(test_strategy),
+        cmocka_unit_test(test_key_object),  cmocka_unit_test(test_prefixreg_and_unreg),
+        cmocka_unit_test(test_selfreg),     cmocka_unit_test(test_newface_and_destroyface),
+        cmocka_unit_test(test_refusals),    cmocka_unit_test(test_strategy),
+        cmocka_unit_test(test_other_users),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
