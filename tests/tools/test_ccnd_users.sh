@@ -3,7 +3,8 @@
 # its unix socket (mode 0666 whatever the umask), and a control request
 # that removes or changes a face or a registration another uid made is
 # refused (403), unless it comes from root or ccnd's own uid; the face's
-# owner decides what is routed to it.
+# owner decides what is routed to it. Over the unix socket and over TCP
+# from a loopback address.
 set -u
 B=${CCNX_BIN:?}
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root to act as other users"; exit 0; }
@@ -60,6 +61,15 @@ as $BOB "$B/ccndc" add ccnx:/alice face "$FACE" 8 2>/dev/null && fail "bob chang
 as $BOB "$B/ccndc" destroyface "$FACE" 2>"$T/bob.err" && fail "bob destroyed alice's face"
 grep -q "403" "$T/bob.err" || fail "bob's refusal does not say 403: $(cat "$T/bob.err")"
 registered ccnx:/alice || fail "alice's registration went"
+
+# Over TCP from this host, ccnd finds the user from the connecting socket.
+as $BOB env CCN_LOCAL_TRANSPORT=tcp "$B/ccndc" destroyface "$FACE" 2>"$T/bob.err" &&
+    fail "bob destroyed alice's face over TCP"
+grep -q "403" "$T/bob.err" || fail "bob's refusal over TCP does not say 403: $(cat "$T/bob.err")"
+as $ALICE env CCN_LOCAL_TRANSPORT=tcp "$B/ccndc" add ccnx:/alice/tcp face "$FACE" 2>"$T/alice.err" ||
+    fail "alice cannot register over TCP: $(cat "$T/alice.err")"
+as $ALICE env CCN_LOCAL_TRANSPORT=tcp "$B/ccndc" del ccnx:/alice/tcp face "$FACE" 2>"$T/alice.err" ||
+    fail "alice cannot remove her own registration over TCP: $(cat "$T/alice.err")"
 
 # Bob may add to Alice's face, and Alice, its owner, may remove that.
 as $BOB "$B/ccndc" add ccnx:/bob face "$FACE" 2>"$T/bob.err" || fail "bob cannot add: $(cat "$T/bob.err")"
