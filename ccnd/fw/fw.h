@@ -5,16 +5,18 @@
  * monotonic clock) and fw_tick runs what is due.
  *
  * Interest: parse -> scope check against the arrival face (Scope 0 and 1
- * only from local faces) -> nonce (one is added when absent, as the
- * reference adds one to every Interest it forwards; a nonce seen from
- * another face is a duplicate and dropped) -> FIB lookup (a LOCAL namespace
- * refuses non-local faces) -> content store, unless AnswerOriginKind
- * forbids it -> PIT insert or aggregate -> the internal client's prefixes
- * -> the strategy of the prefix picks upstreams among the FIB's faces,
- * minus the arrival face and faces the scope forbids. Without a route the
- * Interest waits in the PIT until it expires.
+ * only from local faces) -> FIB lookup (a LOCAL namespace, and names under
+ * %C1.M.S.localhost, refuse non-local faces) -> nonce (one is added when
+ * absent, as the reference adds one to every Interest it forwards; a nonce
+ * seen from another face is a duplicate and dropped) -> publisher counters
+ * -> content store, unless AnswerOriginKind forbids it -> PIT insert or
+ * aggregate -> the internal client's prefixes -> the strategy of the
+ * prefix picks upstreams among the FIB's faces, minus the arrival face and
+ * faces the scope forbids. Without a route the Interest waits in the PIT
+ * until it expires.
  *
- * ContentObject: parse + digest -> PIT match -> none: unsolicited, kept in
+ * ContentObject: parse (the implicit digest is computed only when a PIT
+ * entry or the store needs it) -> PIT match -> none: unsolicited, kept in
  * the store only when it came from a local face (the reference's policy),
  * otherwise dropped -> else stored, sent once to every downstream face of
  * the satisfied entries (never back to the arrival face), entries consumed

@@ -97,7 +97,7 @@ uint64_t strategy_rte_limit(const struct strategy_ctx *ctx)
 
 /* ---- per-prefix memory ---- */
 
-/* The key is the flat key of the prefix (table/namekey.h), so the same
+/* The key is the flat key of the prefix (<ccnx/namekey.h>), so the same
  * prefix spelled with UDATA or BLOB components is one key. key has room
  * for len bytes (a flat key is never longer than its Name). */
 static int prefix_key(const uint8_t *name, size_t len, uint32_t ncomps, uint8_t *key,

@@ -7,7 +7,7 @@
  *  - ordered, so the pick walk's seeks (first object under a prefix, past a
  *    child, past an excluded range) are O(log n) and `next` is one pointer
  *    chase;
- *  - every entry keeps its full name as a flat key (table/namekey.h: the
+ *  - every entry keeps its full name as a flat key (<ccnx/namekey.h>: the
  *    Name re-encoded so memcmp is canonical order, then the digest as a
  *    last component), so a comparison during a descent is one memcmp of a
  *    few dozen bytes instead of a ccnb walk of both names;

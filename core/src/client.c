@@ -163,14 +163,14 @@ int ccnx_client_unschedule(struct ccnx_client *c, uint64_t id)
  * for the unix socket (path in c->where), negative when it cannot be named. */
 static int resolve_address(struct ccnx_client *c, unsigned *port)
 {
-    const char *transport = getenv("CCN_LOCAL_TRANSPORT");
-    const char *port_text = getenv(CCNX_ENV_PORT);
-    *port = ccnx_local_port(port_text);
-    if (transport != NULL && strcmp(transport, "tcp") == 0) {
+    struct ccnx_env env;
+    ccnx_env_read(&env);
+    *port = ccnx_local_port(env.port);
+    if (env.transport != NULL && strcmp(env.transport, "tcp") == 0) {
         snprintf(c->where, sizeof c->where, "tcp 127.0.0.1:%u", *port);
         return 1;
     }
-    int res = ccnx_local_sockname(c->where, sizeof c->where, getenv(CCNX_ENV_SOCKNAME), port_text);
+    int res = ccnx_local_sockname(c->where, sizeof c->where, env.sockname, env.port);
     if (res != 0) {
         client_set_error(c, "CCN_LOCAL_SOCKNAME is too long for a unix socket path");
     }

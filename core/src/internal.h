@@ -22,4 +22,16 @@ extern const struct ccnx_dtag_entry ccnx_dtag_table[CCNX_DTAG_COUNT];
  * bytes) and returns its length: for builders that reserve space once. */
 size_t ccnx_ccnb_put_header(uint8_t *dst, uint64_t numval, enum ccnx_tt tt);
 
+/* The environment variables the library honours (env.c, the only reader),
+ * NULL when unset or empty (the password: only when unset). */
+struct ccnx_env {
+    const char *transport;         /* CCN_LOCAL_TRANSPORT: "tcp" or the unix socket */
+    const char *port;              /* CCN_LOCAL_PORT */
+    const char *sockname;          /* CCN_LOCAL_SOCKNAME */
+    const char *ccnx_dir;          /* CCNX_DIR: the user's keystore folder */
+    const char *home;              /* HOME */
+    const char *keystore_password; /* CCNX_KEYSTORE_PASSWORD */
+};
+void ccnx_env_read(struct ccnx_env *e);
+
 #endif

@@ -2,6 +2,7 @@
  * certificate, the way the reference library keeps the user's signing key. */
 #include <ccnx/sign.h>
 #include <ccnx/error.h>
+#include "internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -32,21 +33,22 @@ int ccnx_keystore_default_path(struct ccnx_buf *out)
     if (out == NULL) {
         return CCNX_E_INVAL;
     }
-    const char *dir = getenv("CCNX_DIR");
-    if (dir != NULL && dir[0] != '\0') {
-        return ccnx_buf_printf(out, "%s/%s", dir, CCNX_KEYSTORE_FILENAME);
+    struct ccnx_env env;
+    ccnx_env_read(&env);
+    if (env.ccnx_dir != NULL) {
+        return ccnx_buf_printf(out, "%s/%s", env.ccnx_dir, CCNX_KEYSTORE_FILENAME);
     }
-    const char *home = getenv("HOME");
-    if (home == NULL || home[0] == '\0') {
+    if (env.home == NULL) {
         return CCNX_E_NOTFOUND;
     }
-    return ccnx_buf_printf(out, "%s/.ccnx/%s", home, CCNX_KEYSTORE_FILENAME);
+    return ccnx_buf_printf(out, "%s/.ccnx/%s", env.home, CCNX_KEYSTORE_FILENAME);
 }
 
 const char *ccnx_keystore_default_password(void)
 {
-    const char *pw = getenv("CCNX_KEYSTORE_PASSWORD");
-    return pw != NULL ? pw : CCNX_KEYSTORE_DEFAULT_PASSWORD;
+    struct ccnx_env env;
+    ccnx_env_read(&env);
+    return env.keystore_password != NULL ? env.keystore_password : CCNX_KEYSTORE_DEFAULT_PASSWORD;
 }
 
 void ccnx_keystore_close(struct ccnx_keystore *ks)
