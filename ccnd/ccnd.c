@@ -600,7 +600,7 @@ static void check_listeners(struct ccnd *d)
     struct face_info fi;
     for (id = face_next(d->faces, FACE_NONE); id != FACE_NONE; id = face_next(d->faces, id)) {
         if (face_get_info(d->faces, id, &fi) == 0 && fi.last_errno != 0 &&
-            (fi.kind == FACE_KIND_TCP_LISTENER || fi.kind == FACE_KIND_UNIX_LISTENER)) {
+            (fi.flags & (FACE_F_STREAM | FACE_F_PASSIVE)) == (FACE_F_STREAM | FACE_F_PASSIVE)) {
             err = fi.last_errno;
             break;
         }

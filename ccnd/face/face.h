@@ -29,6 +29,7 @@ enum face_kind {
     FACE_KIND_UDP_SOCKET, /* the bound socket of one address family */
     FACE_KIND_UDP,        /* one remote address through that socket */
     FACE_KIND_MCAST,
+    FACE_KIND_HTTP, /* an accepted stream face whose first bytes were an HTTP request */
 };
 
 /* Face flags (face_info.flags). */

@@ -57,23 +57,23 @@ static int proc_tcp_uid(const struct sockaddr_storage *local, const struct socka
     return res;
 }
 
-static int lookup(struct face *f, int64_t *uid)
+int face_cred_unix(int fd, int64_t *uid)
 {
-    if (f->kind == FACE_KIND_UNIX && f->fd >= 0) {
-        struct ucred cred;
-        socklen_t len = sizeof cred;
-        if (getsockopt(f->fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) {
-            return CCNX_E_NOTFOUND;
-        }
-        *uid = cred.uid;
-        return 0;
-    }
-    if (f->kind != FACE_KIND_TCP || !(f->flags & FACE_F_LOOPBACK) || f->fd < 0) {
+    struct ucred cred;
+    socklen_t len = sizeof cred;
+    if (fd < 0 || getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) {
         return CCNX_E_NOTFOUND;
     }
+    *uid = cred.uid;
+    return 0;
+}
+
+int face_cred_tcp(const struct face *f, int64_t *uid)
+{
     struct sockaddr_storage ours;
     socklen_t len = sizeof ours;
-    if (getsockname(f->fd, (struct sockaddr *)&ours, &len) != 0 ||
+    if (!(f->flags & FACE_F_LOOPBACK) || f->fd < 0 ||
+        getsockname(f->fd, (struct sockaddr *)&ours, &len) != 0 ||
         ours.ss_family != f->addr.ss_family) {
         return CCNX_E_NOTFOUND;
     }
@@ -88,7 +88,7 @@ int face_peer_uid(struct face_table *ft, unsigned faceid, int64_t *uid)
     }
     if (!f->peer_uid_looked) {
         int64_t u;
-        f->peer_uid = lookup(f, &u) == 0 ? u : -1;
+        f->peer_uid = f->ops->peer_uid != NULL && f->ops->peer_uid(f, &u) == 0 ? u : -1;
         f->peer_uid_looked = 1;
     }
     if (f->peer_uid < 0) {

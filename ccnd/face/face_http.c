@@ -1,11 +1,14 @@
-/* HTTP on accepted stream faces (TCP and the unix socket, where the
- * reference's ccndsmoketest asks). The reference forwarder serves its status
- * page on the ccnb stream faces and tells the two apart by the first bytes; a
- * ccnb message never starts with "GET " in practice (Interest and
- * ContentObject headers start with 0x01 and 0x04); other methods are
- * answered 405. Only the request line is read: the reference's own tools
- * send "GET /?l=none " without headers. */
+/* The HTTP kind: an accepted stream face (TCP, or the unix socket where
+ * the reference's ccndsmoketest asks) becomes one when its first bytes are
+ * an HTTP request. The reference forwarder serves its status page on the
+ * ccnb stream faces and tells the two apart by the first bytes; a ccnb
+ * message never starts with "GET " in practice (Interest and ContentObject
+ * headers start with 0x01 and 0x04); other methods are answered 405. Only
+ * the request line is read: the reference's own tools send "GET /?l=none "
+ * without headers. It reads and writes as the stream kinds do. */
 #include "face/face_internal.h"
+
+#include <ccnx/error.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,8 +63,7 @@ static int method_of(const uint8_t *p, size_t n)
 
 int face_http_claims(const struct face *f, const uint8_t *p, size_t n)
 {
-    int stream = f->kind == FACE_KIND_TCP || f->kind == FACE_KIND_UNIX;
-    if (f->ft->http_fn == NULL || !stream || !(f->flags & FACE_F_ACCEPTED) || n == 0) {
+    if (f->ft->http_fn == NULL || !(f->flags & FACE_F_ACCEPTED) || n == 0) {
         return 0;
     }
     /* A first read shorter than a method is claimed on its prefix and
@@ -98,7 +100,8 @@ static const char *status_text(int status)
 }
 
 /* Queues header and body as one raw message: the reply may exceed the
- * ccnb message limit and must not count against the ccnb queue bound. */
+ * ccnb message limit and must not count against the ccnb queue bound, so
+ * it goes onto the queue directly rather than through face_send. */
 static void http_queue(struct face *f, const struct face_http_reply *r)
 {
     char head[256];
@@ -123,15 +126,7 @@ static void http_queue(struct face *f, const struct face_http_reply *r)
     m->p = m->data;
     m->len = total;
     m->off = 0;
-    m->next = NULL;
-    if (f->qtail != NULL) {
-        f->qtail->next = m;
-    } else {
-        f->qhead = m;
-        f->last_progress = loop_now(f->ft->loop);
-    }
-    f->qtail = m;
-    f->queued += total;
+    face_queue_push(f, m);
 }
 
 /* target NULL: the request could not be understood; get 0: a method other
@@ -151,28 +146,14 @@ static void http_answer(struct face *f, const char *target, int get)
     }
     http_queue(f, &r);
     free(r.body);
-    f->http->answered = 1;
-}
-
-static struct face_http *http_start(struct face *f)
-{
-    struct face_http *h = calloc(1, sizeof(*h));
-    if (h == NULL) {
-        return NULL;
-    }
-    h->f = f;
-    f->http = h;
-    f->flags |= FACE_F_HTTP;
-    loop_timer_init(&h->timer, http_timeout, h);
-    loop_timer_start(f->ft->loop, &h->timer, FACE_HTTP_TIMEOUT_US, 0);
-    return h;
+    f->k.http->answered = 1;
 }
 
 /* The target ends at the space before the protocol version, or at the end
  * of the line for HTTP/0.9-style requests. */
 static int http_try_answer(struct face *f, int at_eof)
 {
-    struct face_http *h = f->http;
+    struct face_http *h = f->k.http;
     int m = method_of((const uint8_t *)h->req, h->len);
     if (m == 0 || (m < 0 && at_eof)) {
         return FACE_CLOSE_MALFORMED;
@@ -193,12 +174,10 @@ static int http_try_answer(struct face *f, int at_eof)
     return -1;
 }
 
-int face_http_input(struct face *f, const uint8_t *p, size_t n)
+/* Bytes read: a close reason, or -1 to keep reading. */
+static int http_input(struct face *f, const uint8_t *p, size_t n)
 {
-    struct face_http *h = f->http != NULL ? f->http : http_start(f);
-    if (h == NULL) {
-        return FACE_CLOSE_ERROR;
-    }
+    struct face_http *h = f->k.http;
     if (h->answered) {
         return -1; /* headers and anything else: read and ignored */
     }
@@ -209,9 +188,10 @@ int face_http_input(struct face *f, const uint8_t *p, size_t n)
     return http_try_answer(f, 0);
 }
 
-int face_http_eof(struct face *f)
+/* The client closed: a close reason, or -1 while the reply is unsent. */
+static int http_eof(struct face *f)
 {
-    struct face_http *h = f->http;
+    struct face_http *h = f->k.http;
     h->eof = 1;
     if (!h->answered) {
         int why = http_try_answer(f, 1);
@@ -227,10 +207,13 @@ int face_http_eof(struct face *f)
     return -1;
 }
 
-void face_http_flushed(struct face *f)
+/* Writes as a stream face does, then closes the write side once the reply
+ * is out. */
+static void http_flush(struct face *f)
 {
-    struct face_http *h = f->http;
-    if (!h->answered) {
+    face_stream_flush(f);
+    struct face_http *h = f->k.http;
+    if (f->dead || !h->answered) {
         return;
     }
     if (f->qhead != NULL) {
@@ -251,11 +234,34 @@ void face_http_flushed(struct face *f)
     }
 }
 
-void face_http_free(struct face *f)
+static void http_close(struct face *f)
 {
-    if (f->http != NULL) {
-        loop_timer_stop(f->ft->loop, &f->http->timer);
-        free(f->http);
-        f->http = NULL;
+    loop_timer_stop(f->ft->loop, &f->k.http->timer);
+    free(f->k.http);
+    f->k.http = NULL;
+    face_stream_close(f);
+}
+
+static const struct face_ops http_ops = {
+    .kind = FACE_KIND_HTTP,
+    .flush = http_flush,
+    .close = http_close,
+    .sweep = face_stream_sweep,
+    .input = http_input,
+    .eof = http_eof,
+};
+
+int face_http_take(struct face *f)
+{
+    struct face_http *h = calloc(1, sizeof(*h));
+    if (h == NULL) {
+        return CCNX_E_NOMEM;
     }
+    h->f = f;
+    f->k.http = h;
+    f->ops = &http_ops;
+    f->flags |= FACE_F_HTTP;
+    loop_timer_init(&h->timer, http_timeout, h);
+    loop_timer_start(f->ft->loop, &h->timer, FACE_HTTP_TIMEOUT_US, 0);
+    return 0;
 }

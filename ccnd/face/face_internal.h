@@ -20,38 +20,73 @@ struct face_msg {
     uint8_t data[];
 };
 
+struct face;
+
+/* What a kind of face does its own way. Each kind's file defines its
+ * table; the rest of the face layer calls through it and never asks which
+ * kind a face is. */
+struct face_ops {
+    enum face_kind kind;
+    /* Writes queued output; may destroy the face. NULL: it sends nothing. */
+    void (*flush)(struct face *f);
+    /* Releases what the kind holds: sockets, files, its peers, its state. */
+    void (*close)(struct face *f);
+    /* The periodic check (loop time `now`): a stall, idleness. May destroy
+     * the face. NULL: nothing to check. */
+    void (*sweep)(struct face *f, uint64_t now);
+    /* Stream input: bytes just read; a close reason, or -1 to go on. */
+    int (*input)(struct face *f, const uint8_t *p, size_t n);
+    /* Stream input: the peer closed; a close reason, or -1 to go on. */
+    int (*eof)(struct face *f);
+    /* The uid of the local process at the other end (0), or
+     * CCNX_E_NOTFOUND. NULL: never known. */
+    int (*peer_uid)(struct face *f, int64_t *uid);
+    /* The socket it sends through, for its local address. NULL: f->fd. */
+    int (*send_fd)(const struct face *f);
+    /* Listeners pause and resume their own read interest. */
+    int manages_read;
+};
+
 struct face {
     struct face_table *ft;
+    const struct face_ops *ops; /* its kind */
     unsigned faceid;
-    enum face_kind kind;
     unsigned flags;
-    int fd;                       /* own socket; -1 for unicast UDP faces (they use sock's) */
-    int send_fd;                  /* multicast: the sending socket */
+    int fd;                       /* own socket; -1 for UDP peers (they use their socket's) */
     unsigned sock;                /* listener / bound UDP socket this face came through */
     struct sockaddr_storage addr; /* remote address (group for multicast) */
     socklen_t addrlen;
     char remote[FACE_ADDR_TEXT];
-    char *unix_path; /* listener's socket file, removed on close if still ours */
-    ino_t unix_ino;
     struct framer_stream in;
     struct face_msg *qhead, *qtail;
     size_t queued;
     uint64_t last_rx;       /* loop time of the last input */
     uint64_t last_progress; /* loop time output last moved (or was first queued) */
-    uint16_t pktseq;
-    int seqprobe; /* send one SequenceNumber to see if the peer plays */
     struct face_counters c;
     int last_errno;
+    int64_t owner;       /* FACE_UID_NONE or the uid that made the face */
+    int64_t peer_uid;    /* the peer process's uid; -1 unknown */
+    int peer_uid_looked; /* peer_uid was looked up (found or not) */
     int dead;
     int dirty;     /* on the table's dirty list */
     int borrowing; /* on the table's list of faces holding borrowed messages */
     struct face *next_dead;
     struct face *next_dirty;
     struct face *next_borrowing;
-    struct face_http *http; /* set once the face turned out to speak HTTP */
-    int64_t owner;          /* FACE_UID_NONE or the uid that made the face */
-    int64_t peer_uid;       /* the peer process's uid; -1 unknown */
-    int peer_uid_looked;    /* peer_uid was looked up (found or not) */
+    union { /* what one kind alone keeps */
+        struct {
+            char *path; /* a unix listener's socket file, removed on close if still ours */
+            ino_t ino;
+        } listener;
+        struct {
+            uint16_t pktseq; /* link SequenceNumber to send next */
+            int seqprobe;    /* send one to see if the peer plays */
+        } udp;
+        struct {
+            int send_fd; /* the sending socket */
+        } mcast;
+        struct face_http *http; /* the request and reply state */
+    } k;
 };
 
 struct face_table {
@@ -81,7 +116,7 @@ struct face_table {
 #define FACE_DGRAM_MAX 65536
 
 /* face_table.c */
-struct face *face_new(struct face_table *ft, enum face_kind kind, unsigned flags, int fd);
+struct face *face_new(struct face_table *ft, const struct face_ops *ops, unsigned flags, int fd);
 struct face *face_lookup(const struct face_table *ft, unsigned faceid);
 void face_announce(struct face *f);
 /* Undoes face_new for a face never announced (setup failed). */
@@ -100,6 +135,9 @@ void face_framed(struct face *f, const struct framer_counts *before,
                  const struct framer_counts *after);
 struct framer_sink face_sink(struct face *f, struct framer_counts *counts);
 void face_watch_update(struct face *f);
+/* Appends m (its bytes at m->p, m->len of them) to f's output queue: the
+ * one way onto a queue, for ccnb messages and HTTP replies alike. */
+void face_queue_push(struct face *f, struct face_msg *m);
 /* Drops n messages from the head; `sent` counts them as output. */
 void face_queue_pop(struct face *f, size_t n, int sent);
 
@@ -110,23 +148,22 @@ int face_addr_equal(const struct sockaddr *a, socklen_t alen, const struct socka
                     socklen_t blen);
 int face_set_nonblock(int fd);
 
-/* face_stream.c */
+/* face_stream.c: what the HTTP kind shares with the stream kinds */
 void face_stream_flush(struct face *f);
 void face_stream_close(struct face *f);
+void face_stream_sweep(struct face *f, uint64_t now);
 
 /* face_http.c */
-/* 1 when the first bytes of an accepted TCP face start an HTTP request. */
+/* 1 when the first bytes of an accepted stream face start an HTTP request
+ * (and a handler is set): the face then becomes an HTTP face. */
 int face_http_claims(const struct face *f, const uint8_t *p, size_t n);
-/* Bytes read on an HTTP face; a close reason, or -1 to keep reading. */
-int face_http_input(struct face *f, const uint8_t *p, size_t n);
-/* Read EOF on an HTTP face: a close reason, or -1 while the reply is unsent. */
-int face_http_eof(struct face *f);
-/* After each flush: closes the write side once the reply is out. */
-void face_http_flushed(struct face *f);
-void face_http_free(struct face *f);
+/* Turns an accepted stream face into an HTTP face; 0, or CCNX_E_NOMEM. */
+int face_http_take(struct face *f);
 
-/* face_udp.c */
-void face_dgram_flush(struct face *f);
-void face_udp_close(struct face *f);
+/* face_cred.c */
+/* The peer's uid on a unix stream socket. */
+int face_cred_unix(int fd, int64_t *uid);
+/* The owner of the socket at the other end of a loopback TCP connection. */
+int face_cred_tcp(const struct face *f, int64_t *uid);
 
 #endif

@@ -1,4 +1,6 @@
-/* Stream faces: unix and TCP listeners, accepted and outbound connections. */
+/* Stream faces: unix and TCP listeners, accepted and outbound connections
+ * (four kinds, their tables at the end). An accepted connection whose first
+ * bytes are an HTTP request becomes an HTTP face (face_http.c). */
 #define _GNU_SOURCE
 #include "face/face_internal.h"
 
@@ -23,12 +25,13 @@
 
 static void stream_ready(struct loop *loop, int fd, unsigned events, void *arg);
 static void listener_ready(struct loop *loop, int fd, unsigned events, void *arg);
+static const struct face_ops unix_ops, tcp_ops, unix_listener_ops, tcp_listener_ops;
 
 /* Registers a new socket face and its watcher; closes fd on failure. */
-static struct face *stream_face(struct face_table *ft, enum face_kind kind, unsigned flags, int fd,
-                                loop_io_cb cb)
+static struct face *stream_face(struct face_table *ft, const struct face_ops *ops, unsigned flags,
+                                int fd, loop_io_cb cb)
 {
-    struct face *f = face_new(ft, kind, flags, fd);
+    struct face *f = face_new(ft, ops, flags, fd);
     if (f == NULL) {
         close(fd);
         return NULL;
@@ -43,19 +46,36 @@ static struct face *stream_face(struct face_table *ft, enum face_kind kind, unsi
 
 void face_stream_close(struct face *f)
 {
-    face_http_free(f);
     if (f->fd >= 0) {
         loop_io_remove(f->ft->loop, f->fd);
         close(f->fd);
         f->fd = -1;
     }
-    if (f->unix_path != NULL) {
+}
+
+static void listener_close(struct face *f)
+{
+    face_stream_close(f);
+    char *path = f->k.listener.path;
+    if (path != NULL) {
         /* Remove the socket file only if it is still the one we bound: a
          * newer server may have replaced it. */
         struct stat st;
-        if (lstat(f->unix_path, &st) == 0 && S_ISSOCK(st.st_mode) && st.st_ino == f->unix_ino) {
-            unlink(f->unix_path);
+        if (lstat(path, &st) == 0 && S_ISSOCK(st.st_mode) && st.st_ino == f->k.listener.ino) {
+            unlink(path);
         }
+        free(path);
+        f->k.listener.path = NULL;
+    }
+}
+
+/* A connection whose output has not moved for stall_timeout_us is closed:
+ * its peer stopped reading. */
+void face_stream_sweep(struct face *f, uint64_t now)
+{
+    uint64_t limit = f->ft->cfg.stall_timeout_us;
+    if (f->qhead != NULL && limit > 0 && now - f->last_progress >= limit) {
+        face_destroy(f, FACE_CLOSE_STALLED);
     }
 }
 
@@ -100,7 +120,7 @@ static int clear_stale_socket(const struct sockaddr_un *sun)
     return err == ENOENT ? 0 : CCNX_E_IO;
 }
 
-static int listen_fd_face(struct face_table *ft, int fd, enum face_kind kind, unsigned flags,
+static int listen_fd_face(struct face_table *ft, int fd, const struct face_ops *ops, unsigned flags,
                           unsigned *faceid, struct face **out)
 {
     if (listen(fd, ft->cfg.listen_backlog) != 0 || face_set_nonblock(fd) != 0) {
@@ -110,7 +130,7 @@ static int listen_fd_face(struct face_table *ft, int fd, enum face_kind kind, un
         return CCNX_E_IO;
     }
     struct face *f =
-        stream_face(ft, kind, flags | FACE_F_PASSIVE | FACE_F_PERMANENT, fd, listener_ready);
+        stream_face(ft, ops, flags | FACE_F_PASSIVE | FACE_F_PERMANENT, fd, listener_ready);
     if (f == NULL) {
         return CCNX_E_NOMEM;
     }
@@ -151,13 +171,13 @@ int face_listen_unix(struct face_table *ft, const char *path, unsigned *faceid)
     struct stat st;
     ino_t ino = lstat(path, &st) == 0 ? st.st_ino : 0;
     struct face *f;
-    res = listen_fd_face(ft, fd, FACE_KIND_UNIX_LISTENER, FACE_F_LOCAL | FACE_F_STREAM, faceid, &f);
+    res = listen_fd_face(ft, fd, &unix_listener_ops, FACE_F_LOCAL | FACE_F_STREAM, faceid, &f);
     if (res != 0) {
         unlink(path);
         return res;
     }
-    f->unix_path = strdup(path);
-    f->unix_ino = ino;
+    f->k.listener.path = strdup(path);
+    f->k.listener.ino = ino;
     memcpy(&f->addr, &sun, sizeof(sun));
     f->addrlen = sizeof(sun);
     face_addr_text((struct sockaddr *)&sun, sizeof(sun), f->remote, sizeof(f->remote));
@@ -189,7 +209,7 @@ int face_listen_tcp(struct face_table *ft, const struct sockaddr *addr, socklen_
     }
     struct face *f;
     unsigned flags = face_addr_flags(addr) & (FACE_F_INET | FACE_F_INET6);
-    int res = listen_fd_face(ft, fd, FACE_KIND_TCP_LISTENER, flags | FACE_F_STREAM, faceid, &f);
+    int res = listen_fd_face(ft, fd, &tcp_listener_ops, flags | FACE_F_STREAM, faceid, &f);
     if (res != 0) {
         return res;
     }
@@ -201,7 +221,7 @@ int face_listen_tcp(struct face_table *ft, const struct sockaddr *addr, socklen_
 }
 
 static int stream_connect(struct face_table *ft, const struct sockaddr *addr, socklen_t len,
-                          enum face_kind kind, unsigned *faceid)
+                          const struct face_ops *ops, unsigned *faceid)
 {
     int fd = socket(addr->sa_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     if (fd < 0) {
@@ -217,11 +237,11 @@ static int stream_connect(struct face_table *ft, const struct sockaddr *addr, so
         }
         flags |= FACE_F_CONNECTING;
     }
-    if (kind == FACE_KIND_TCP) {
+    if (ops == &tcp_ops) {
         int one = 1;
         setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
     }
-    struct face *f = stream_face(ft, kind, flags, fd, stream_ready);
+    struct face *f = stream_face(ft, ops, flags, fd, stream_ready);
     if (f == NULL) {
         return CCNX_E_NOMEM;
     }
@@ -241,7 +261,7 @@ int face_connect_unix(struct face_table *ft, const char *path, unsigned *faceid)
     if (fill_sun(&sun, path) != 0) {
         return CCNX_E_INVAL;
     }
-    return stream_connect(ft, (struct sockaddr *)&sun, sizeof(sun), FACE_KIND_UNIX, faceid);
+    return stream_connect(ft, (struct sockaddr *)&sun, sizeof(sun), &unix_ops, faceid);
 }
 
 int face_connect_tcp(struct face_table *ft, const struct sockaddr *addr, socklen_t len,
@@ -254,13 +274,13 @@ int face_connect_tcp(struct face_table *ft, const struct sockaddr *addr, socklen
      * the same address (ccndc add, then del) names the face that exists. */
     for (unsigned id = face_next(ft, FACE_NONE); id != FACE_NONE; id = face_next(ft, id)) {
         struct face *f = face_lookup(ft, id);
-        if (f->kind == FACE_KIND_TCP && !f->dead && !(f->flags & FACE_F_NOSEND) &&
+        if (f->ops == &tcp_ops && !f->dead && !(f->flags & FACE_F_NOSEND) &&
             face_addr_equal((struct sockaddr *)&f->addr, f->addrlen, addr, len)) {
             *faceid = id;
             return 0;
         }
     }
-    return stream_connect(ft, addr, len, FACE_KIND_TCP, faceid);
+    return stream_connect(ft, addr, len, &tcp_ops, faceid);
 }
 
 /* ---- accepting ---- */
@@ -270,7 +290,7 @@ static void listener_resume(struct loop *loop, void *arg)
     struct face_table *ft = arg;
     for (unsigned id = face_next(ft, FACE_NONE); id != FACE_NONE; id = face_next(ft, id)) {
         struct face *f = face_lookup(ft, id);
-        if (f->kind == FACE_KIND_UNIX_LISTENER || f->kind == FACE_KIND_TCP_LISTENER) {
+        if (f->ops->manages_read) {
             loop_io_set(loop, f->fd, LOOP_READ);
         }
     }
@@ -300,21 +320,21 @@ static void accept_starved(struct face *l)
 static void accept_one(struct face *l, int fd, const struct sockaddr_storage *ss, socklen_t len)
 {
     struct face_table *ft = l->ft;
-    enum face_kind kind = l->kind == FACE_KIND_UNIX_LISTENER ? FACE_KIND_UNIX : FACE_KIND_TCP;
+    int is_unix = l->ops == &unix_listener_ops;
     unsigned flags = FACE_F_STREAM | FACE_F_ACCEPTED;
-    if (kind == FACE_KIND_UNIX) {
+    if (is_unix) {
         flags |= FACE_F_LOCAL;
     } else {
         flags |= face_addr_flags((const struct sockaddr *)ss);
         int one = 1;
         setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
     }
-    struct face *f = stream_face(ft, kind, flags, fd, stream_ready);
+    struct face *f = stream_face(ft, is_unix ? &unix_ops : &tcp_ops, flags, fd, stream_ready);
     if (f == NULL) {
         return;
     }
     f->sock = l->faceid;
-    if (kind == FACE_KIND_UNIX) {
+    if (is_unix) {
         memcpy(f->remote, l->remote, sizeof(f->remote));
         int64_t uid;
         if (face_peer_uid(ft, f->faceid, &uid) == 0) {
@@ -370,7 +390,7 @@ static int stream_read_chunks(struct face *f)
         }
         ssize_t n = read(f->fd, p, avail);
         if (n == 0) {
-            return f->http != NULL ? face_http_eof(f) : FACE_CLOSE_EOF;
+            return f->ops->eof(f);
         }
         if (n < 0) {
             if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
@@ -379,27 +399,40 @@ static int stream_read_chunks(struct face *f)
             f->last_errno = errno;
             return FACE_CLOSE_ERROR;
         }
-        int first = f->c.bytes_in == 0;
         total += (size_t)n;
         f->c.bytes_in += (uint64_t)n;
         f->last_rx = loop_now(f->ft->loop);
-        if (f->http != NULL || (first && face_http_claims(f, p, (size_t)n))) {
-            int why = face_http_input(f, p, (size_t)n);
-            if (why >= 0) {
-                return why;
-            }
-            continue;
-        }
-        struct framer_counts before = {0}, counts = {0};
-        struct framer_sink sink = face_sink(f, &counts);
-        face_borrow_begin(f->ft, f->in.buf, f->in.len + (size_t)n);
-        int res = framer_stream_commit(&f->in, (size_t)n, &sink);
-        face_framed(f, &before, &counts);
-        if (res < 0) {
-            return res == CCNX_E_TOOBIG ? FACE_CLOSE_OVERSIZE : FACE_CLOSE_MALFORMED;
+        int why = f->ops->input(f, p, (size_t)n);
+        if (why >= 0) {
+            return why;
         }
     }
     return -1;
+}
+
+/* ccnb input: the bytes just read at p (in the framer's space) are framed
+ * into messages. An accepted connection whose first bytes are an HTTP
+ * request becomes an HTTP face instead. */
+static int stream_input(struct face *f, const uint8_t *p, size_t n)
+{
+    if (f->c.bytes_in == n && face_http_claims(f, p, n)) {
+        return face_http_take(f) == 0 ? f->ops->input(f, p, n) : FACE_CLOSE_ERROR;
+    }
+    struct framer_counts before = {0}, counts = {0};
+    struct framer_sink sink = face_sink(f, &counts);
+    face_borrow_begin(f->ft, f->in.buf, f->in.len + n);
+    int res = framer_stream_commit(&f->in, n, &sink);
+    face_framed(f, &before, &counts);
+    if (res < 0) {
+        return res == CCNX_E_TOOBIG ? FACE_CLOSE_OVERSIZE : FACE_CLOSE_MALFORMED;
+    }
+    return -1;
+}
+
+static int stream_eof(struct face *f)
+{
+    (void)f;
+    return FACE_CLOSE_EOF;
 }
 
 static int stream_read(struct face *f)
@@ -464,9 +497,6 @@ void face_stream_flush(struct face *f)
         face_queue_pop(f, done, 1);
     }
     face_watch_update(f);
-    if (f->http != NULL && !f->dead) {
-        face_http_flushed(f);
-    }
 }
 
 static void connect_done(struct face *f)
@@ -501,7 +531,51 @@ static void stream_ready(struct loop *loop, int fd, unsigned events, void *arg)
         }
     }
     if (!f->dead && !(f->flags & FACE_F_CONNECTING)) {
-        face_stream_flush(f);
+        f->ops->flush(f);
     }
     face_leave(f->ft);
 }
+
+/* ---- the kinds ---- */
+
+static int unix_peer_uid(struct face *f, int64_t *uid)
+{
+    return face_cred_unix(f->fd, uid);
+}
+
+static int tcp_peer_uid(struct face *f, int64_t *uid)
+{
+    return face_cred_tcp(f, uid);
+}
+
+static const struct face_ops unix_ops = {
+    .kind = FACE_KIND_UNIX,
+    .flush = face_stream_flush,
+    .close = face_stream_close,
+    .sweep = face_stream_sweep,
+    .input = stream_input,
+    .eof = stream_eof,
+    .peer_uid = unix_peer_uid,
+};
+
+static const struct face_ops tcp_ops = {
+    .kind = FACE_KIND_TCP,
+    .flush = face_stream_flush,
+    .close = face_stream_close,
+    .sweep = face_stream_sweep,
+    .input = stream_input,
+    .eof = stream_eof,
+    .peer_uid = tcp_peer_uid,
+};
+
+static const struct face_ops unix_listener_ops = {
+    .kind = FACE_KIND_UNIX_LISTENER,
+    .close = listener_close,
+    .manages_read = 1,
+};
+
+static const struct face_ops tcp_listener_ops = {
+    .kind = FACE_KIND_TCP_LISTENER,
+    .close = listener_close,
+    .manages_read = 1,
+};

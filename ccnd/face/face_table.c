@@ -70,7 +70,6 @@ static void face_free(struct face *f)
         m = next;
     }
     framer_stream_free(&f->in);
-    free(f->unix_path);
     free(f);
 }
 
@@ -233,7 +232,7 @@ static int slot_alloc(struct face_table *ft, unsigned *slot)
     return 0;
 }
 
-struct face *face_new(struct face_table *ft, enum face_kind kind, unsigned flags, int fd)
+struct face *face_new(struct face_table *ft, const struct face_ops *ops, unsigned flags, int fd)
 {
     unsigned slot;
     struct face *f = calloc(1, sizeof(*f));
@@ -242,10 +241,9 @@ struct face *face_new(struct face_table *ft, enum face_kind kind, unsigned flags
         return NULL;
     }
     f->ft = ft;
-    f->kind = kind;
+    f->ops = ops;
     f->flags = flags;
     f->fd = fd;
-    f->send_fd = -1;
     f->sock = FACE_NONE;
     f->owner = FACE_UID_NONE;
     f->peer_uid = -1;
@@ -262,9 +260,6 @@ void face_discard(struct face *f)
     f->ft->slots[f->faceid & FACE_SLOT_MASK] = NULL;
     if (f->fd >= 0) {
         close(f->fd);
-    }
-    if (f->send_fd >= 0) {
-        close(f->send_fd);
     }
     face_free(f);
 }
@@ -293,7 +288,7 @@ static void fill_info(const struct face *f, struct face_info *info)
 {
     memset(info, 0, sizeof(*info));
     info->faceid = f->faceid;
-    info->kind = f->kind;
+    info->kind = f->ops->kind;
     info->flags = f->flags;
     memcpy(info->remote, f->remote, sizeof(info->remote));
     info->counters = f->c;
@@ -344,11 +339,7 @@ void face_destroy(struct face *f, enum face_close_reason why)
         return;
     }
     f->dead = 1;
-    if (f->kind == FACE_KIND_UDP || f->kind == FACE_KIND_UDP_SOCKET || f->kind == FACE_KIND_MCAST) {
-        face_udp_close(f);
-    } else {
-        face_stream_close(f);
-    }
+    f->ops->close(f);
     ft->slots[f->faceid & FACE_SLOT_MASK] = NULL;
     if (ft->cb.destroyed != NULL) {
         struct face_info info;
@@ -418,8 +409,7 @@ struct framer_sink face_sink(struct face *f, struct framer_counts *counts)
     return s;
 }
 
-/* Moves what framing counted into the face's counters; a peer that sends
- * SequenceNumbers on unicast UDP may get them back (reference behaviour). */
+/* Moves what framing counted into the face's counters. */
 void face_framed(struct face *f, const struct framer_counts *b, const struct framer_counts *a)
 {
     f->c.link_seq_in += a->link_seq - b->link_seq;
@@ -427,10 +417,6 @@ void face_framed(struct face *f, const struct framer_counts *b, const struct fra
     f->c.drops[FACE_DROP_OVERSIZE] += a->oversize - b->oversize;
     f->c.drops[FACE_DROP_PARTIAL] += a->partial - b->partial;
     f->c.drops[FACE_DROP_UNWRAP] += a->unwrap - b->unwrap;
-    if (a->link_seq != b->link_seq && f->kind == FACE_KIND_UDP &&
-        f->ft->cfg.udp_seq == FACE_SEQ_PROBE) {
-        f->flags |= FACE_F_SEQOK;
-    }
 }
 
 /* ---- output ---- */
@@ -444,7 +430,7 @@ void face_watch_update(struct face *f)
     if (f->qhead != NULL || (f->flags & FACE_F_CONNECTING)) {
         ev |= LOOP_WRITE;
     }
-    if (f->flags & FACE_F_PASSIVE && f->kind != FACE_KIND_UDP_SOCKET) {
+    if (f->ops->manages_read) {
         return; /* listeners manage their own (pausable) read interest */
     }
     loop_io_set(f->ft->loop, f->fd, ev);
@@ -466,11 +452,22 @@ void face_queue_pop(struct face *f, size_t n, int sent)
 
 static void face_flush(struct face *f)
 {
-    if (f->kind == FACE_KIND_UDP || f->kind == FACE_KIND_MCAST) {
-        face_dgram_flush(f);
-    } else {
-        face_stream_flush(f);
+    if (f->ops->flush != NULL) {
+        f->ops->flush(f);
     }
+}
+
+void face_queue_push(struct face *f, struct face_msg *m)
+{
+    m->next = NULL;
+    if (f->qtail != NULL) {
+        f->qtail->next = m;
+    } else {
+        f->qhead = m;
+        f->last_progress = loop_now(f->ft->loop); /* the stall clock starts now */
+    }
+    f->qtail = m;
+    f->queued += m->len;
 }
 
 int face_send(struct face_table *ft, unsigned faceid, const uint8_t *msg, size_t len)
@@ -510,15 +507,7 @@ int face_send(struct face_table *ft, unsigned faceid, const uint8_t *msg, size_t
     }
     m->len = len;
     m->off = 0;
-    m->next = NULL;
-    if (f->qtail != NULL) {
-        f->qtail->next = m;
-    } else {
-        f->qhead = m;
-        f->last_progress = loop_now(ft->loop); /* the stall clock starts now */
-    }
-    f->qtail = m;
-    f->queued += len;
+    face_queue_push(f, m);
     if ((f->flags & FACE_F_CONNECTING) || f->qhead != m) {
         return 0; /* the socket's watcher or a pending flush writes it */
     }
@@ -538,28 +527,15 @@ int face_send(struct face_table *ft, unsigned faceid, const uint8_t *msg, size_t
 
 /* ---- sweep ---- */
 
-static void sweep_one(struct face *f, uint64_t now)
-{
-    const struct face_config *cfg = &f->ft->cfg;
-    if ((f->flags & FACE_F_STREAM) && f->qhead != NULL && cfg->stall_timeout_us > 0 &&
-        now - f->last_progress >= cfg->stall_timeout_us) {
-        face_destroy(f, FACE_CLOSE_STALLED);
-        return;
-    }
-    if (f->kind == FACE_KIND_UDP && !(f->flags & FACE_F_PERMANENT) &&
-        cfg->udp_idle_timeout_us > 0 && now - f->last_rx >= cfg->udp_idle_timeout_us) {
-        face_destroy(f, FACE_CLOSE_IDLE);
-    }
-}
-
 static void face_sweep(struct loop *loop, void *arg)
 {
     struct face_table *ft = arg;
     uint64_t now = loop_now(loop);
     face_enter(ft);
     for (unsigned i = 0; i < ft->nslots; i++) {
-        if (ft->slots[i] != NULL) {
-            sweep_one(ft->slots[i], now);
+        struct face *f = ft->slots[i];
+        if (f != NULL && f->ops->sweep != NULL) {
+            f->ops->sweep(f, now);
         }
     }
     face_leave(ft);
@@ -568,7 +544,7 @@ static void face_sweep(struct loop *loop, void *arg)
 const char *face_kind_name(enum face_kind kind)
 {
     static const char *const names[] = {"unix-listener", "unix", "tcp-listener", "tcp",
-                                        "udp-socket",    "udp",  "multicast"};
+                                        "udp-socket",    "udp",  "multicast",    "http"};
     if ((unsigned)kind < sizeof(names) / sizeof(names[0])) {
         return names[kind];
     }
@@ -592,12 +568,12 @@ int face_local_addr(const struct face_table *ft, unsigned faceid, struct sockadd
     if (f == NULL) {
         return CCNX_E_NOTFOUND;
     }
-    const struct face *sock = f->kind == FACE_KIND_UDP ? face_lookup(ft, f->sock) : f;
-    if (sock == NULL || sock->fd < 0) {
+    int fd = f->ops->send_fd != NULL ? f->ops->send_fd(f) : f->fd;
+    if (fd < 0) {
         return CCNX_E_NOTFOUND;
     }
     *len = sizeof(*ss);
-    if (getsockname(sock->fd, (struct sockaddr *)ss, len) != 0) {
+    if (getsockname(fd, (struct sockaddr *)ss, len) != 0) {
         return CCNX_E_IO;
     }
     return 0;

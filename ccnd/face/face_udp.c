@@ -1,5 +1,6 @@
 /* Datagram faces: one bound UDP socket per address family with a face per
- * remote address, and multicast faces. */
+ * remote address, and multicast faces (three kinds, their tables at the
+ * end). */
 #define _GNU_SOURCE
 #include "face/face_internal.h"
 
@@ -18,36 +19,49 @@
 
 static void udp_ready(struct loop *loop, int fd, unsigned events, void *arg);
 static void mcast_ready(struct loop *loop, int fd, unsigned events, void *arg);
+static const struct face_ops udp_socket_ops, udp_ops, mcast_ops;
 
 static int family_index(int family)
 {
     return family == AF_INET6 ? 1 : 0;
 }
 
-void face_udp_close(struct face *f)
+static void close_fd(struct face *f)
 {
-    struct face_table *ft = f->ft;
-    if (f->kind == FACE_KIND_UDP && (f->flags & FACE_F_ACCEPTED)) {
-        ft->udp_accepted--;
-    }
-    if (f->kind == FACE_KIND_UDP_SOCKET) {
-        ft->udp_sock[family_index(f->addr.ss_family)] = FACE_NONE;
-        /* Its peers cannot outlive the socket they talk through. */
-        for (unsigned id = face_next(ft, FACE_NONE); id != FACE_NONE; id = face_next(ft, id)) {
-            struct face *p = face_lookup(ft, id);
-            if (p->kind == FACE_KIND_UDP && p->sock == f->faceid) {
-                face_destroy(p, FACE_CLOSE_SHUTDOWN);
-            }
-        }
-    }
     if (f->fd >= 0) {
-        loop_io_remove(ft->loop, f->fd);
+        loop_io_remove(f->ft->loop, f->fd);
         close(f->fd);
         f->fd = -1;
     }
-    if (f->send_fd >= 0) {
-        close(f->send_fd);
-        f->send_fd = -1;
+}
+
+static void udp_peer_close(struct face *f)
+{
+    if (f->flags & FACE_F_ACCEPTED) {
+        f->ft->udp_accepted--;
+    }
+}
+
+static void udp_socket_close(struct face *f)
+{
+    struct face_table *ft = f->ft;
+    ft->udp_sock[family_index(f->addr.ss_family)] = FACE_NONE;
+    /* Its peers cannot outlive the socket they talk through. */
+    for (unsigned id = face_next(ft, FACE_NONE); id != FACE_NONE; id = face_next(ft, id)) {
+        struct face *p = face_lookup(ft, id);
+        if (p->ops == &udp_ops && p->sock == f->faceid) {
+            face_destroy(p, FACE_CLOSE_SHUTDOWN);
+        }
+    }
+    close_fd(f);
+}
+
+static void mcast_close(struct face *f)
+{
+    close_fd(f);
+    if (f->k.mcast.send_fd >= 0) {
+        close(f->k.mcast.send_fd);
+        f->k.mcast.send_fd = -1;
     }
 }
 
@@ -99,7 +113,7 @@ int face_udp_bind(struct face_table *ft, const struct sockaddr *addr, socklen_t 
     }
     unsigned flags = FACE_F_DGRAM | FACE_F_PASSIVE | FACE_F_PERMANENT |
                      (face_addr_flags(addr) & (FACE_F_INET | FACE_F_INET6));
-    struct face *f = face_new(ft, FACE_KIND_UDP_SOCKET, flags, fd);
+    struct face *f = face_new(ft, &udp_socket_ops, flags, fd);
     if (f == NULL) {
         close(fd);
         return CCNX_E_NOMEM;
@@ -127,7 +141,7 @@ static struct face *udp_find(struct face_table *ft, const struct face *sock,
 {
     for (unsigned id = face_next(ft, FACE_NONE); id != FACE_NONE; id = face_next(ft, id)) {
         struct face *p = face_lookup(ft, id);
-        if (p->kind == FACE_KIND_UDP && p->sock == sock->faceid &&
+        if (p->ops == &udp_ops && p->sock == sock->faceid &&
             face_addr_equal((struct sockaddr *)&p->addr, p->addrlen, sa, len)) {
             return p;
         }
@@ -142,7 +156,7 @@ static struct face *udp_peer_new(struct face_table *ft, struct face *sock,
     if (ft->cfg.udp_seq == FACE_SEQ_ALWAYS) {
         flags |= FACE_F_SEQOK;
     }
-    struct face *p = face_new(ft, FACE_KIND_UDP, flags, -1);
+    struct face *p = face_new(ft, &udp_ops, flags, -1);
     if (p == NULL) {
         return NULL;
     }
@@ -154,8 +168,8 @@ static struct face *udp_peer_new(struct face_table *ft, struct face *sock,
         ft->udp_accepted++;
     }
     /* Reference behaviour: probe non-local peers once with a random start. */
-    p->pktseq = (uint16_t)(loop_now(ft->loop) ^ (p->faceid * 40503u));
-    p->seqprobe = ft->cfg.udp_seq == FACE_SEQ_PROBE && !(p->flags & FACE_F_LOCAL);
+    p->k.udp.pktseq = (uint16_t)(loop_now(ft->loop) ^ (p->faceid * 40503u));
+    p->k.udp.seqprobe = ft->cfg.udp_seq == FACE_SEQ_PROBE && !(p->flags & FACE_F_LOCAL);
     face_announce(p);
     return p;
 }
@@ -183,8 +197,9 @@ int face_udp_peer(struct face_table *ft, const struct sockaddr *remote, socklen_
     return 0;
 }
 
-/* Frames one datagram received on face f. */
-static void dgram_input(struct face *f, const uint8_t *p, size_t n)
+/* Frames one datagram received on face f; returns the link
+ * SequenceNumbers it carried. */
+static uint64_t dgram_input(struct face *f, const uint8_t *p, size_t n)
 {
     struct framer_counts before = {0}, counts = {0};
     struct framer_sink sink = face_sink(f, &counts);
@@ -192,15 +207,18 @@ static void dgram_input(struct face *f, const uint8_t *p, size_t n)
     f->last_rx = loop_now(f->ft->loop);
     framer_datagram(p, n, f->ft->cfg.max_message, &sink);
     face_framed(f, &before, &counts);
+    return counts.link_seq;
 }
+
+static void udp_peer_flush(struct face *f);
 
 static void udp_flush_peers(struct face *sock)
 {
     struct face_table *ft = sock->ft;
     for (unsigned id = face_next(ft, FACE_NONE); id != FACE_NONE; id = face_next(ft, id)) {
         struct face *p = face_lookup(ft, id);
-        if (p->kind == FACE_KIND_UDP && p->sock == sock->faceid && p->qhead != NULL) {
-            face_dgram_flush(p);
+        if (p->ops == &udp_ops && p->sock == sock->faceid && p->qhead != NULL) {
+            udp_peer_flush(p);
         }
     }
 }
@@ -240,24 +258,28 @@ static void udp_ready(struct loop *loop, int fd, unsigned events, void *arg)
         if (p == NULL) {
             p = udp_accept(ft, sock, (struct sockaddr *)&ss, len, (size_t)n);
         }
-        if (p != NULL && !p->dead) {
-            dgram_input(p, ft->dgram, (size_t)n);
+        /* A peer that sends SequenceNumbers gets them back (the
+         * reference's behaviour). */
+        if (p != NULL && !p->dead && dgram_input(p, ft->dgram, (size_t)n) > 0 &&
+            ft->cfg.udp_seq == FACE_SEQ_PROBE) {
+            p->flags |= FACE_F_SEQOK;
         }
     }
     face_leave(ft);
 }
 
-/* <SequenceNumber> with a 2-byte BLOB: header 10 82, BLOB header 95. */
-static size_t seq_element(struct face *f, uint8_t out[6])
+/* <SequenceNumber> with a 2-byte BLOB (header 10 82, BLOB header 95), for
+ * a UDP peer that plays or is probed. */
+static size_t seq_element(struct face *f, int udp_peer, uint8_t out[6])
 {
-    if (f->kind != FACE_KIND_UDP || !((f->flags & FACE_F_SEQOK) || f->seqprobe)) {
+    if (!udp_peer || !((f->flags & FACE_F_SEQOK) || f->k.udp.seqprobe)) {
         return 0;
     }
     out[0] = 0x10;
     out[1] = 0x82;
     out[2] = 0x95;
-    out[3] = (uint8_t)(f->pktseq >> 8);
-    out[4] = (uint8_t)f->pktseq;
+    out[3] = (uint8_t)(f->k.udp.pktseq >> 8);
+    out[4] = (uint8_t)f->k.udp.pktseq;
     out[5] = CCNX_CCNB_CLOSE;
     return 6;
 }
@@ -268,10 +290,10 @@ static size_t seq_element(struct face *f, uint8_t out[6])
  * many as fit in it (the receiver's framer cuts a datagram into its
  * elements), then the SequenceNumber if any. Returns the iov count; *nmsg
  * gets the messages taken. */
-static size_t dgram_gather(struct face *f, struct iovec iov[PACK_MAX + 1], uint8_t seq[6],
-                           size_t *nmsg)
+static size_t dgram_gather(struct face *f, int udp_peer, struct iovec iov[PACK_MAX + 1],
+                           uint8_t seq[6], size_t *nmsg)
 {
-    size_t seqlen = seq_element(f, seq);
+    size_t seqlen = seq_element(f, udp_peer, seq);
     size_t mtu = f->ft->cfg.mtu, total = f->qhead->len + seqlen, k = 1;
     iov[0] = (struct iovec){(void *)f->qhead->p, f->qhead->len};
     for (struct face_msg *m = f->qhead->next; m != NULL && mtu > 0 && k < PACK_MAX; m = m->next) {
@@ -288,13 +310,13 @@ static size_t dgram_gather(struct face *f, struct iovec iov[PACK_MAX + 1], uint8
     return k;
 }
 
-/* Sends queued messages, one per datagram or packed up to the MTU, until
- * the socket would block. */
-void face_dgram_flush(struct face *f)
+/* Sends queued messages through fd, one per datagram or packed up to the
+ * MTU, until the socket would block: then a UDP peer waits for its shared
+ * socket (the socket's watcher flushes every blocked peer) and a multicast
+ * face loses them. */
+static void dgram_flush(struct face *f, int fd, struct face *udp_sock)
 {
     struct face_table *ft = f->ft;
-    struct face *sock = f->kind == FACE_KIND_UDP ? face_lookup(ft, f->sock) : f;
-    int fd = f->kind == FACE_KIND_MCAST ? f->send_fd : (sock ? sock->fd : -1);
     while (f->qhead != NULL && fd >= 0 && !f->dead) {
         uint8_t seq[6];
         struct iovec iov[PACK_MAX + 1];
@@ -304,28 +326,40 @@ void face_dgram_flush(struct face *f)
         mh.msg_name = &f->addr;
         mh.msg_namelen = f->addrlen;
         mh.msg_iov = iov;
-        mh.msg_iovlen = dgram_gather(f, iov, seq, &nmsg);
+        mh.msg_iovlen = dgram_gather(f, udp_sock != NULL, iov, seq, &nmsg);
         int has_seq = mh.msg_iovlen > nmsg;
         ssize_t w = sendmsg(fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
         if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS)) {
-            if (f->kind == FACE_KIND_UDP) {
-                /* The shared socket's watcher flushes every blocked peer. */
-                loop_io_set(ft->loop, sock->fd, LOOP_READ | LOOP_WRITE);
+            if (udp_sock != NULL) {
+                loop_io_set(ft->loop, udp_sock->fd, LOOP_READ | LOOP_WRITE);
                 return;
             }
-            f->c.drops[FACE_DROP_QUEUE] += nmsg; /* a multicast send buffer full: lose them */
+            f->c.drops[FACE_DROP_QUEUE] += nmsg;
         } else if (w < 0) {
             f->last_errno = errno; /* a datagram is lost, the face lives on */
         } else {
             f->c.bytes_out += (uint64_t)w;
             if (has_seq) {
-                f->pktseq++;
-                f->seqprobe = 0;
+                f->k.udp.pktseq++;
+                f->k.udp.seqprobe = 0;
             }
         }
         f->last_progress = loop_now(ft->loop);
         face_queue_pop(f, nmsg, w >= 0);
     }
+}
+
+static void udp_peer_flush(struct face *f)
+{
+    struct face *sock = face_lookup(f->ft, f->sock);
+    if (sock != NULL) {
+        dgram_flush(f, sock->fd, sock);
+    }
+}
+
+static void mcast_flush(struct face *f)
+{
+    dgram_flush(f, f->k.mcast.send_fd, NULL);
 }
 
 /* ---- multicast ---- */
@@ -438,17 +472,18 @@ int face_mcast_open(struct face_table *ft, const struct face_mcast_params *p, un
     unsigned flags =
         FACE_F_DGRAM | FACE_F_MCAST | FACE_F_PERMANENT |
         (face_addr_flags((const struct sockaddr *)&p->group) & (FACE_F_INET | FACE_F_INET6));
-    struct face *f = face_new(ft, FACE_KIND_MCAST, flags, rfd);
+    struct face *f = face_new(ft, &mcast_ops, flags, rfd);
     if (f == NULL) {
         close(rfd);
         close(sfd);
         return CCNX_E_NOMEM;
     }
-    f->send_fd = sfd;
+    f->k.mcast.send_fd = sfd;
     memcpy(&f->addr, &p->group, sizeof(p->group));
     f->addrlen = p->group_len;
     face_addr_text((const struct sockaddr *)&p->group, p->group_len, f->remote, sizeof(f->remote));
     if (loop_io_add(ft->loop, rfd, LOOP_READ, mcast_ready, f) != 0) {
+        close(sfd);
         face_discard(f);
         return CCNX_E_IO;
     }
@@ -474,3 +509,40 @@ static void mcast_ready(struct loop *loop, int fd, unsigned events, void *arg)
     }
     face_leave(f->ft);
 }
+
+/* ---- the kinds ---- */
+
+/* A UDP peer made for a sender (not asked for) and silent for
+ * udp_idle_timeout_us is closed. */
+static void udp_peer_sweep(struct face *f, uint64_t now)
+{
+    uint64_t limit = f->ft->cfg.udp_idle_timeout_us;
+    if (!(f->flags & FACE_F_PERMANENT) && limit > 0 && now - f->last_rx >= limit) {
+        face_destroy(f, FACE_CLOSE_IDLE);
+    }
+}
+
+static int udp_peer_send_fd(const struct face *f)
+{
+    const struct face *sock = face_lookup(f->ft, f->sock);
+    return sock != NULL ? sock->fd : -1;
+}
+
+static const struct face_ops udp_socket_ops = {
+    .kind = FACE_KIND_UDP_SOCKET,
+    .close = udp_socket_close,
+};
+
+static const struct face_ops udp_ops = {
+    .kind = FACE_KIND_UDP,
+    .flush = udp_peer_flush,
+    .close = udp_peer_close,
+    .sweep = udp_peer_sweep,
+    .send_fd = udp_peer_send_fd,
+};
+
+static const struct face_ops mcast_ops = {
+    .kind = FACE_KIND_MCAST,
+    .flush = mcast_flush,
+    .close = mcast_close,
+};
