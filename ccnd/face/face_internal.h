@@ -9,6 +9,8 @@
 #include "face/face.h"
 #include "face/framer.h"
 
+#include <ccnx/hashtab.h>
+
 /* One queued message: its bytes are at p, either the data that follows
  * the header or, borrowed, where the message lies in the input buffer of
  * the stream face being read (see face_borrow_begin). */
@@ -79,8 +81,9 @@ struct face {
             ino_t ino;
         } listener;
         struct {
-            uint16_t pktseq; /* link SequenceNumber to send next */
-            int seqprobe;    /* send one to see if the peer plays */
+            struct ccnx_hnode hn; /* in the table's UDP peers, by address */
+            uint16_t pktseq;      /* link SequenceNumber to send next */
+            int seqprobe;         /* send one to see if the peer plays */
         } udp;
         struct {
             int send_fd; /* the sending socket */
@@ -104,12 +107,13 @@ struct face_table {
     uintptr_t borrow_lo, borrow_hi;
     struct face *borrowing;
     struct loop_timer sweep;
-    struct loop_timer resume; /* listeners paused when out of fds */
-    int reserve_fd;           /* spare fd released to shed a connection under EMFILE */
-    unsigned udp_sock[2];     /* bound UDP sockets: [0] IPv4, [1] IPv6 */
-    unsigned udp_accepted;    /* UDP peer faces made for senders (FACE_F_ACCEPTED) */
-    uint8_t *dgram;           /* receive buffer for one datagram */
-    face_http_fn http_fn;     /* status page handler, or NULL */
+    struct loop_timer resume;   /* listeners paused when out of fds */
+    int reserve_fd;             /* spare fd released to shed a connection under EMFILE */
+    unsigned udp_sock[2];       /* bound UDP sockets: [0] IPv4, [1] IPv6 */
+    unsigned udp_accepted;      /* UDP peer faces made for senders (FACE_F_ACCEPTED) */
+    struct ccnx_htab udp_peers; /* every UDP peer face, by its socket and address */
+    uint8_t *dgram;             /* receive buffer for one datagram */
+    face_http_fn http_fn;       /* status page handler, or NULL */
     void *http_arg;
 };
 

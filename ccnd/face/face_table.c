@@ -46,12 +46,15 @@ struct face_table *face_table_create(struct loop *loop, const struct face_config
     }
     ft->dgram = malloc(FACE_DGRAM_MAX);
     ft->udp_sock[0] = ft->udp_sock[1] = FACE_NONE;
+    int peers = ccnx_htab_init(&ft->udp_peers, 16);
     ft->rover = 1;
     ft->reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
     loop_timer_init(&ft->sweep, face_sweep, ft);
-    if (ft->dgram == NULL || loop_timer_start(loop, &ft->sweep, ft->cfg.sweep_interval_us,
-                                              ft->cfg.sweep_interval_us) != 0) {
+    if (ft->dgram == NULL || peers != 0 ||
+        loop_timer_start(loop, &ft->sweep, ft->cfg.sweep_interval_us, ft->cfg.sweep_interval_us) !=
+            0) {
         free(ft->dgram);
+        ccnx_htab_free(&ft->udp_peers);
         if (ft->reserve_fd >= 0) {
             close(ft->reserve_fd);
         }
@@ -194,6 +197,7 @@ void face_table_destroy(struct face_table *ft)
     }
     free(ft->slots);
     free(ft->dgram);
+    ccnx_htab_free(&ft->udp_peers);
     free(ft);
 }
 

@@ -40,6 +40,7 @@ static void udp_peer_close(struct face *f)
     if (f->flags & FACE_F_ACCEPTED) {
         f->ft->udp_accepted--;
     }
+    ccnx_htab_remove(&f->ft->udp_peers, &f->k.udp.hn);
 }
 
 static void udp_socket_close(struct face *f)
@@ -134,14 +135,39 @@ int face_udp_bind(struct face_table *ft, const struct sockaddr *addr, socklen_t 
     return 0;
 }
 
-/* Linear in the number of faces; a hash on the address would replace it if
- * many UDP peers ever become common. */
+#define PEER_OF(x) CCNX_HTAB_ENTRY(x, struct face, k.udp.hn)
+
+/* A peer's key: its socket and its address's family, bytes and port. */
+static uint64_t peer_hash(unsigned sock, const struct sockaddr *sa)
+{
+    uint64_t h = 0xcbf29ce484222325ull ^ sock;
+    const uint8_t *p;
+    size_t n;
+    if (sa->sa_family == AF_INET6) {
+        const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)sa;
+        p = (const uint8_t *)&a->sin6_addr;
+        n = sizeof a->sin6_addr;
+        h = (h ^ a->sin6_port) * 0x100000001b3ull;
+    } else {
+        const struct sockaddr_in *a = (const struct sockaddr_in *)sa;
+        p = (const uint8_t *)&a->sin_addr;
+        n = sizeof a->sin_addr;
+        h = (h ^ a->sin_port) * 0x100000001b3ull;
+    }
+    for (size_t i = 0; i < n; i++) {
+        h = (h ^ p[i]) * 0x100000001b3ull;
+    }
+    return h ^ (h >> 29);
+}
+
+/* One probe of the peers' table per datagram, whatever their number. */
 static struct face *udp_find(struct face_table *ft, const struct face *sock,
                              const struct sockaddr *sa, socklen_t len)
 {
-    for (unsigned id = face_next(ft, FACE_NONE); id != FACE_NONE; id = face_next(ft, id)) {
-        struct face *p = face_lookup(ft, id);
-        if (p->ops == &udp_ops && p->sock == sock->faceid &&
+    uint64_t h = peer_hash(sock->faceid, sa);
+    for (struct ccnx_hnode *x = ccnx_htab_chain(&ft->udp_peers, h); x != NULL; x = x->next) {
+        struct face *p = PEER_OF(x);
+        if (x->hash == h && p->sock == sock->faceid &&
             face_addr_equal((struct sockaddr *)&p->addr, p->addrlen, sa, len)) {
             return p;
         }
@@ -163,6 +189,7 @@ static struct face *udp_peer_new(struct face_table *ft, struct face *sock,
     p->sock = sock->faceid;
     memcpy(&p->addr, sa, len < sizeof(p->addr) ? len : sizeof(p->addr));
     p->addrlen = len;
+    ccnx_htab_insert(&ft->udp_peers, &p->k.udp.hn, peer_hash(sock->faceid, sa));
     face_addr_text(sa, len, p->remote, sizeof(p->remote));
     if (p->flags & FACE_F_ACCEPTED) {
         ft->udp_accepted++;

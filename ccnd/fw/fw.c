@@ -1,6 +1,10 @@
-/* The forwarder object: creation, the per-Interest records, the
- * ContentObject pipeline, timers and face removal. The Interest pipeline
- * is in fw_interest.c, the strategy services in fw_strategy.c. */
+/* The forwarder object: creation, dispatch of messages to the Interest
+ * (fw_interest.c) and ContentObject (fw_content.c) pipelines, timers, face
+ * removal. The files below it call each other only downwards: fw_interest
+ * uses fw_strategy (the strategies' services), fw_pub (publisher counters),
+ * fw_rec (records and sending) and fw_pstate (per-prefix memory);
+ * fw_content uses fw_rec and fw_pstate; fw_strategy uses fw_rec; fw_rec
+ * uses fw_pstate. */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +24,7 @@
 
 #define FW_NONCE_DEFAULT_CAPACITY 100000
 #define FW_RTE_LIMIT_DEFAULT      160000 /* the reference's predicted_response_limit */
-#define FW_MATCH_BATCH            64
-#define FW_STALE_PURGE_MAX        1000 /* stale objects dropped per tick, to bound its cost */
+#define FW_STALE_PURGE_MAX        1000   /* stale objects dropped per tick, to bound its cost */
 /* Stale objects stay this long (microseconds) for Interests that accept
  * stale content (and ccnrm -o); the reference keeps them until the store
  * is full, which lets memory grow without bound. */
@@ -39,17 +42,6 @@ void fw_config_default(struct fw_config *c)
     c->rte_limit = FW_RTE_LIMIT_DEFAULT;
     c->nonce_len = 12;
     c->seed = 0;
-}
-
-uint32_t fw_random(struct fw *fw)
-{
-    /* xorshift64*: quality enough for nonces and jitter, no global state */
-    uint64_t x = fw->rng;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    fw->rng = x;
-    return (uint32_t)((x * 0x2545F4914F6CDD1DULL) >> 32);
 }
 
 static uint64_t seed_from_clock(void)
@@ -89,7 +81,7 @@ struct fw *fw_create(const struct fw_config *c, const struct fw_ops *ops, void *
     fw->rng = fw->cfg.seed != 0 ? fw->cfg.seed : seed_from_clock();
     if (fw->rng == 0)
         fw->rng = 1;
-    dheap_init(&fw->due);
+    ccnx_heap_init(&fw->due);
     ccnx_buf_init(&fw->scratch);
     fw->cs = cs_create(fw->cfg.cs_capacity);
     if (fw->cs != NULL)
@@ -97,44 +89,29 @@ struct fw *fw_create(const struct fw_config *c, const struct fw_ops *ops, void *
     fw->pit = pit_create(fw->cfg.pit_limit);
     fw->fib = fib_create();
     fw->nonces = nonce_create(fw->cfg.nonce_capacity);
-    fw->nrbuckets = 256;
-    fw->rbuckets = calloc(fw->nrbuckets, sizeof(*fw->rbuckets));
-    fw->npbuckets = 64;
-    fw->pbuckets = calloc(fw->npbuckets, sizeof(*fw->pbuckets));
     if (fw->cs == NULL || fw->pit == NULL || fw->fib == NULL || fw->nonces == NULL ||
-        fw->rbuckets == NULL || fw->pbuckets == NULL || add_default_internal_prefixes(fw) < 0) {
+        add_default_internal_prefixes(fw) < 0) {
         fw_destroy(fw);
         return NULL;
     }
     cs_set_staleness(fw->cs, fw->cfg.cs_default_stale, fw->cfg.cs_max_stale);
+    fib_set_state_free(fw->fib, fw_pstate_release);
     pit_set_expire_hook(fw->pit, on_entry_expired, fw);
     return fw;
-}
-
-static void rec_free_mem(struct fw_rec *r)
-{
-    free(r->sched); /* faces and msg share its allocation */
-    free(r);
 }
 
 void fw_destroy(struct fw *fw)
 {
     if (fw == NULL)
         return;
-    for (size_t i = 0; i < fw->nrecs; i++)
-        rec_free_mem(fw->recs[i]);
-    free(fw->recs);
-    free(fw->rbuckets);
-    dheap_free(&fw->due);
-    for (size_t i = 0; fw->pbuckets != NULL && i < fw->npbuckets; i++) {
-        struct fw_pstate *p = fw->pbuckets[i];
-        while (p != NULL) {
-            struct fw_pstate *next = p->next;
-            free(p);
-            p = next;
-        }
+    while (fw->recs != NULL) {
+        struct fw_rec *r = fw->recs;
+        fw->recs = r->next;
+        fw_pstate_drop(r->ps);
+        fw_rec_free_mem(r);
     }
-    free(fw->pbuckets);
+    free(fw->root_state); /* the others go with the FIB */
+    ccnx_heap_free(&fw->due);
     for (size_t i = 0; i < fw->niprefix; i++)
         free(fw->iprefix[i]);
     free(fw->iprefix);
@@ -150,224 +127,6 @@ void fw_destroy(struct fw *fw)
     if (fw->nonces != NULL)
         nonce_destroy(fw->nonces);
     free(fw);
-}
-
-/* ---- records ---- */
-
-static size_t ptr_bucket(const struct fw *fw, const void *p)
-{
-    uint64_t h = (uint64_t)(uintptr_t)p * 0x9E3779B97F4A7C15ULL;
-    return (size_t)(h >> 32) & (fw->nrbuckets - 1);
-}
-
-struct fw_rec *fw_rec_find(struct fw *fw, const struct pit_entry *e)
-{
-    for (struct fw_rec *r = fw->rbuckets[ptr_bucket(fw, e)]; r != NULL; r = r->hnext)
-        if (r->entry == e)
-            return r;
-    return NULL;
-}
-
-static void rec_grow_buckets(struct fw *fw)
-{
-    size_t n = fw->nrbuckets * 2;
-    struct fw_rec **b = calloc(n, sizeof(*b));
-    if (b == NULL)
-        return; /* longer chains, still correct */
-    free(fw->rbuckets);
-    fw->rbuckets = b;
-    fw->nrbuckets = n;
-    for (size_t i = 0; i < fw->nrecs; i++) {
-        struct fw_rec *r = fw->recs[i];
-        size_t k = ptr_bucket(fw, r->entry);
-        r->hnext = b[k];
-        b[k] = r;
-    }
-}
-
-struct fw_rec *fw_rec_add(struct fw *fw, struct pit_entry *e)
-{
-    if (fw->nrecs == fw->caprecs) {
-        size_t cap = fw->caprecs ? fw->caprecs * 2 : 64;
-        struct fw_rec **a = realloc(fw->recs, cap * sizeof(*a));
-        if (a == NULL)
-            return NULL;
-        fw->recs = a;
-        fw->caprecs = cap;
-    }
-    struct fw_rec *r = calloc(1, sizeof(*r));
-    if (r == NULL)
-        return NULL;
-    r->entry = e;
-    r->timer = UINT64_MAX;
-    dheap_node_init(&r->due);
-    r->index = fw->nrecs;
-    fw->recs[fw->nrecs++] = r;
-    size_t k = ptr_bucket(fw, e);
-    r->hnext = fw->rbuckets[k];
-    fw->rbuckets[k] = r;
-    if (fw->nrecs > fw->nrbuckets)
-        rec_grow_buckets(fw);
-    return r;
-}
-
-void fw_rec_remove(struct fw *fw, struct fw_rec *r)
-{
-    struct fw_rec **pp = &fw->rbuckets[ptr_bucket(fw, r->entry)];
-    while (*pp != NULL && *pp != r)
-        pp = &(*pp)->hnext;
-    if (*pp == r)
-        *pp = r->hnext;
-    struct fw_rec *last = fw->recs[--fw->nrecs];
-    fw->recs[r->index] = last;
-    last->index = r->index;
-    dheap_remove(&fw->due, &r->due);
-    rec_free_mem(r);
-}
-
-void fw_note_deadline(struct fw *fw, struct fw_rec *rec, uint64_t when)
-{
-    if (!dheap_contains(&rec->due) || when < rec->due.when) {
-        /* out of memory: the send or timer is lost, as the Interest may be */
-        dheap_set(&fw->due, &rec->due, when);
-    }
-}
-
-/* ---- sending ---- */
-
-int fw_send_to(struct fw *fw, unsigned faceid, const uint8_t *msg, size_t len)
-{
-    int res;
-    if (faceid == FW_INTERNAL_FACE)
-        res = fw->internal != NULL ? fw->internal(fw->internal_arg, faceid, msg, len) : -1;
-    else
-        res = fw->ops->send(fw->arg, faceid, msg, len);
-    if (res < 0)
-        fw->stats.send_failures++;
-    return res < 0 ? res : 0;
-}
-
-int fw_rec_send(struct fw *fw, struct fw_rec *rec, unsigned faceid, uint64_t now)
-{
-    size_t i;
-    for (i = 0; i < rec->nfaces && rec->faces[i] != faceid; i++)
-        ;
-    if (i == rec->nfaces)
-        return CCNX_E_INVAL; /* only candidates: the pipeline filtered them */
-    int res = fw_send_to(fw, faceid, rec->msg, rec->len);
-    if (res < 0)
-        return res;
-    fw->stats.interests_out++;
-    if (rec->pub != NULL && fw_face_is_local(fw, faceid))
-        rec->pub->to_producer++;
-    pit_entry_sent(fw->pit, rec->entry, faceid, now);
-    /* a face that got the Interest needs no scheduled copy any more */
-    for (i = 0; i < rec->nsched; i++) {
-        if (rec->sched[i].faceid == faceid) {
-            rec->sched[i] = rec->sched[--rec->nsched];
-            break;
-        }
-    }
-    return 0;
-}
-
-/* ---- ContentObject pipeline ---- */
-
-int fw_face_is_local(struct fw *fw, unsigned faceid)
-{
-    struct fw_face_props p;
-    if (faceid == FW_INTERNAL_FACE)
-        return 1;
-    if (fw->ops->face_props == NULL || fw->ops->face_props(fw->arg, faceid, &p) < 0)
-        return 0;
-    return p.local != 0;
-}
-
-/* The time since the last send to faceid; *attempts gets the sends. */
-static uint64_t upstream_rtt(const struct pit_entry *e, unsigned faceid, uint64_t now,
-                             uint32_t *attempts)
-{
-    size_t n;
-    const struct pit_upstream *up = pit_entry_upstreams(e, &n);
-    *attempts = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (up[i].faceid == faceid) {
-            *attempts = up[i].attempts;
-            return now >= up[i].sent ? now - up[i].sent : 0;
-        }
-    }
-    return 0;
-}
-
-/* Sends the object to the live downstreams of e not served yet (sent[]
- * grows), then retires the entry. */
-static void satisfy_entry(struct fw *fw, struct pit_entry *e, unsigned from, const uint8_t *msg,
-                          size_t len, unsigned *sent, size_t *nsent, size_t maxsent, uint64_t now)
-{
-    size_t nd;
-    const struct pit_downstream *d = pit_entry_downstreams(e, &nd);
-    for (size_t i = 0; i < nd; i++) {
-        unsigned f = d[i].faceid;
-        size_t k;
-        if (f == from || d[i].expires <= now)
-            continue;
-        for (k = 0; k < *nsent && sent[k] != f; k++)
-            ;
-        if (k < *nsent)
-            continue;
-        if (*nsent < maxsent)
-            sent[(*nsent)++] = f;
-        if (fw_send_to(fw, f, msg, len) == 0)
-            fw->stats.content_out++;
-    }
-    struct fw_rec *r = fw_rec_find(fw, e);
-    if (r != NULL) {
-        uint32_t attempts;
-        uint64_t rtt = upstream_rtt(e, from, now, &attempts);
-        if (r->ps != NULL && attempts == 1)
-            fw_pstate_sample(r->ps, rtt);
-        if (r->strategy != NULL && r->strategy->on_satisfied != NULL) {
-            struct strategy_ctx ctx = {fw, r, now};
-            r->strategy->on_satisfied(&ctx, from, rtt);
-        }
-        fw_rec_remove(fw, r);
-    }
-    pit_consume(fw->pit, e);
-}
-
-static void fw_content(struct fw *fw, unsigned faceid, const uint8_t *msg, size_t len, uint64_t now)
-{
-    struct ccnx_content_parsed pc;
-    /* No digest here: the PIT and the store compute it only for the rare
-     * Interests and neighbours that need it. */
-    const uint8_t *digest = NULL;
-    fw->stats.content_in++;
-    if (ccnx_content_parse(msg, len, &pc) < 0) {
-        fw->stats.content_malformed++;
-        return;
-    }
-    struct pit_entry *match[FW_MATCH_BATCH];
-    size_t n = pit_match(fw->pit, msg, len, &pc, digest, match, FW_MATCH_BATCH);
-    if (n == 0) {
-        /* a local application may publish ahead of demand; strangers may not fill our store */
-        if (fw_face_is_local(fw, faceid)) {
-            fw->stats.content_unsolicited_kept++;
-            cs_insert(fw->cs, msg, len, &pc, digest, now, NULL);
-        } else {
-            fw->stats.content_unsolicited++;
-        }
-        return;
-    }
-    cs_insert(fw->cs, msg, len, &pc, digest, now, NULL);
-    unsigned sent[FW_MATCH_BATCH * 4];
-    size_t nsent = 0;
-    while (n > 0) {
-        size_t k = n < FW_MATCH_BATCH ? n : FW_MATCH_BATCH;
-        for (size_t i = 0; i < k; i++)
-            satisfy_entry(fw, match[i], faceid, msg, len, sent, &nsent,
-                          sizeof(sent) / sizeof(sent[0]), now);
-        n = pit_match(fw->pit, msg, len, &pc, digest, match, FW_MATCH_BATCH);
-    }
 }
 
 /* ---- dispatch ---- */
@@ -467,11 +226,11 @@ uint64_t fw_tick(struct fw *fw, uint64_t now)
     }
     /* Each record due runs about once per tick even if a strategy re-arms
      * it for `now`; what is left makes the next deadline `now`. */
-    struct dheap_node *x;
+    struct ccnx_heap_node *x;
     for (size_t budget = fw->due.n;
-         budget > 0 && (x = dheap_top(&fw->due)) != NULL && x->when <= now; budget--) {
+         budget > 0 && (x = ccnx_heap_top(&fw->due)) != NULL && x->when <= now; budget--) {
         struct fw_rec *r = (struct fw_rec *)((uint8_t *)x - offsetof(struct fw_rec, due));
-        dheap_remove(&fw->due, x);
+        ccnx_heap_remove(&fw->due, x);
         rec_run(fw, r, now);
         uint64_t t = rec_deadline(r);
         if (t != UINT64_MAX)
@@ -484,7 +243,7 @@ uint64_t fw_next_deadline(const struct fw *fw)
 {
     int pending = fw->nrecs > 0 || pit_count(fw->pit) > 0 || nonce_count(fw->nonces) > 0 ||
                   fib_prefix_count(fw->fib) > 0 || cs_count(fw->cs) > 0;
-    uint64_t next = dheap_next(&fw->due);
+    uint64_t next = ccnx_heap_next(&fw->due);
     if (pit_next_expiry(fw->pit) < next)
         next = pit_next_expiry(fw->pit);
     if (pending && fw->housekeeping_due < next)
@@ -494,48 +253,22 @@ uint64_t fw_next_deadline(const struct fw *fw)
 
 /* ---- faces ---- */
 
-/* 1 when every downstream of the entry is on faceid: pit_remove_face will
- * drop the entry. */
-static int only_downstream(const struct pit_entry *e, unsigned faceid)
+static void on_entry_dropped(void *arg, struct pit_entry *e)
 {
-    size_t n;
-    const struct pit_downstream *d = pit_entry_downstreams(e, &n);
-    for (size_t i = 0; i < n; i++)
-        if (d[i].faceid != faceid)
-            return 0;
-    return 1;
+    struct fw *fw = arg;
+    struct fw_rec *r = fw_rec_find(fw, e);
+    if (r != NULL)
+        fw_rec_remove(fw, r);
 }
 
-static void rec_drop_face(struct fw_rec *r, unsigned faceid)
-{
-    for (size_t i = 0; i < r->nfaces; i++) {
-        if (r->faces[i] == faceid) {
-            memmove(&r->faces[i], &r->faces[i + 1], (r->nfaces - i - 1) * sizeof(r->faces[0]));
-            r->nfaces--;
-            break;
-        }
-    }
-    for (size_t i = 0; i < r->nsched; i++) {
-        if (r->sched[i].faceid == faceid) {
-            r->sched[i] = r->sched[--r->nsched];
-            break;
-        }
-    }
-}
-
+/* A closed face goes from the tables without a walk of them: the PIT
+ * drops its downstream records (and the entries left without any) through
+ * the face's own list, the FIB its registrations through its per-face
+ * index. Where it is still named (an upstream tried, a candidate of a
+ * pending record) a send to it finds no face and is skipped. */
 void fw_on_face_destroyed(struct fw *fw, unsigned faceid)
 {
-    size_t i = 0;
-    while (i < fw->nrecs) {
-        struct fw_rec *r = fw->recs[i];
-        if (only_downstream(r->entry, faceid)) {
-            fw_rec_remove(fw, r);
-            continue;
-        }
-        rec_drop_face(r, faceid);
-        i++;
-    }
-    pit_remove_face(fw->pit, faceid);
+    pit_remove_face(fw->pit, faceid, on_entry_dropped, fw);
     fib_remove_face(fw->fib, faceid);
 }
 

@@ -93,6 +93,10 @@ void fw_config_default(struct fw_config *c);
  * arg are kept (ops must stay valid). */
 struct fw *fw_create(const struct fw_config *c, const struct fw_ops *ops, void *arg);
 void fw_destroy(struct fw *fw);
+/* The strategies' per-prefix memories alive: one per registered prefix
+ * Interests were forwarded under (they go with the prefix), and one for
+ * Interests with no route. */
+size_t fw_strategy_memories(const struct fw *fw);
 
 /* One whole message that arrived on faceid (Interest or ContentObject;
  * anything else is counted and dropped). May call ops->send. */

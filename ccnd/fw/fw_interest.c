@@ -330,12 +330,15 @@ static void run_strategy(struct fw *fw, struct fw_rec *r, const struct fw_arriva
         s = strategy_find(a->fr.strategy);
     if (s == NULL)
         s = &strategy_default;
-    uint32_t comps = a->fr.prefix_comps == (uint32_t)-1 ? 0 : a->fr.prefix_comps;
-    struct fw_pstate *ps = fw_pstate_get(fw, a->msg + a->pi.name.off, a->pi.name.len, comps, s);
+    struct fw_pstate *ps = fw_pstate_get(fw, a->fr.state, s);
     if (ps == NULL)
         return;
     r->strategy = s;
-    r->ps = ps;
+    if (r->ps != ps) {
+        fw_pstate_drop(r->ps);
+        fw_pstate_hold(ps);
+        r->ps = ps;
+    }
     /* TAP faces see every Interest at once, whatever the strategy does */
     for (size_t i = 0; i < a->fr.ntap; i++)
         if (!strategy_was_sent(&(struct strategy_ctx){fw, r, now}, a->fr.tap[i]))

@@ -1,5 +1,6 @@
-/* What fw.c and fw_strategy.c share: the forwarder, its per-Interest
- * records and the strategy context. Nothing outside ccnd/fw includes this. */
+/* What the fw files share: the forwarder, its per-Interest records, the
+ * per-prefix memory and the strategy context. Nothing outside ccnd/fw
+ * includes this. */
 #ifndef CCND_FW_INTERNAL_H
 #define CCND_FW_INTERNAL_H
 
@@ -10,25 +11,25 @@
 
 #include "fw/fw.h"
 #include "fw/strategy.h"
-#include "table/dheap.h"
+#include <ccnx/heap.h>
 
 struct pit_entry;
 
-/* A strategy's memory for one prefix (and one strategy: a change of
- * strategy starts afresh). */
+/* A strategy's memory for one registered prefix (and one strategy: a
+ * change of strategy starts afresh). It hangs on the prefix's FIB node
+ * and goes with it; the records using it hold it until they are done. */
 struct fw_pstate {
-    struct fw_pstate *next;
+    struct fw *fw;
     const struct strategy *strategy;
-    uint64_t hash;
     /* the prefix's response time (first sends only, as Karn's rule asks),
      * microseconds; 0 until the first sample */
     uint32_t srtt, rttvar;
+    uint32_t refs; /* records using it */
+    int orphan;    /* its prefix left the FIB: freed with its last record */
     union {
         max_align_t align;
         uint8_t bytes[STRATEGY_STATE_SIZE];
     } mem;
-    size_t keylen;
-    uint8_t key[];
 };
 
 struct fw_sched {
@@ -37,13 +38,12 @@ struct fw_sched {
 };
 
 /* The forwarding side of one PIT entry: the table knows downstreams and
- * sends, this knows what the strategy asked for and where to send. Found
- * by the entry's address, which stays valid because every removal of an
- * entry goes through fw (records are dropped first). */
+ * sends, this knows what the strategy asked for and where to send. It
+ * hangs on the entry's owner slot, and every removal of an entry goes
+ * through fw (records are dropped first). */
 struct fw_rec {
     struct pit_entry *entry;
-    struct fw_rec *hnext;
-    size_t index; /* in fw->recs */
+    struct fw_rec *prev, *next; /* every record, for fw_destroy */
     const struct strategy *strategy;
     struct fw_pstate *ps;
     /* sched, faces and msg are one allocation, owned through sched */
@@ -58,7 +58,7 @@ struct fw_rec {
     struct fw_pub *pub; /* the publisher prefix counted, NULL when none */
     /* in fw->due while a send or the timer is pending; its `when` may be
      * earlier than the record's real deadline (sends done early), never later */
-    struct dheap_node due;
+    struct ccnx_heap_node due;
 };
 
 struct strategy_ctx {
@@ -78,17 +78,15 @@ struct fw {
     struct fw_stats stats;
     uint64_t rng;
     struct ccnx_buf scratch; /* an arriving Interest with our nonce added (never re-entered) */
-    /* records: by entry address, an array for face removal, a deadline heap */
-    struct fw_rec **rbuckets;
-    size_t nrbuckets;
-    struct fw_rec **recs;
-    size_t nrecs, caprecs;
-    struct dheap due;
+    /* records: on their PIT entries, in one list, and by deadline */
+    struct fw_rec *recs;
+    size_t nrecs;
+    struct ccnx_heap due;
     uint64_t housekeeping_due; /* next round of the tables' expiry */
     uint64_t expiring_now;     /* `now` of the round under way, for the expiry hook */
-    /* per-prefix strategy memory */
-    struct fw_pstate **pbuckets;
-    size_t npbuckets, npstates;
+    /* strategy memory when no prefix is registered (the others' is on the FIB) */
+    struct fw_pstate *root_state;
+    size_t npstates; /* strategy memories alive (the root's included) */
     /* the internal client */
     int (*internal)(void *arg, unsigned faceid, const uint8_t *interest, size_t len);
     void *internal_arg;
@@ -100,12 +98,16 @@ struct fw {
     size_t npubs;
 };
 
-/* fw.c: sends the record's Interest to faceid (counted, recorded in the PIT). */
+/* fw_rec.c: frees a record's memory (fw_rec_remove also unlinks it). */
+void fw_rec_free_mem(struct fw_rec *r);
+/* fw_content.c: the ContentObject pipeline. */
+void fw_content(struct fw *fw, unsigned faceid, const uint8_t *msg, size_t len, uint64_t now);
+/* fw_rec.c: sends the record's Interest to faceid (counted, recorded in the PIT). */
 int fw_rec_send(struct fw *fw, struct fw_rec *rec, unsigned faceid, uint64_t now);
-/* fw.c: records that something of the record is due at `when`. */
+/* fw_rec.c: records that something of the record is due at `when`. */
 void fw_note_deadline(struct fw *fw, struct fw_rec *rec, uint64_t when);
 uint32_t fw_random(struct fw *fw);
-/* fw.c: a message to a face (face 0: the internal client); 0 or <0, counted. */
+/* fw_rec.c: a message to a face (face 0: the internal client); 0 or <0, counted. */
 int fw_send_to(struct fw *fw, unsigned faceid, const uint8_t *msg, size_t len);
 int fw_face_is_local(struct fw *fw, unsigned faceid);
 struct fw_rec *fw_rec_find(struct fw *fw, const struct pit_entry *e);
@@ -115,13 +117,17 @@ void fw_rec_remove(struct fw *fw, struct fw_rec *r);
  * the encoded Name, or NULL. */
 struct fw_pub *fw_pub_match(struct fw *fw, const uint8_t *name, size_t len, uint32_t comps);
 void fw_pub_free(struct fw *fw);
-/* fw_strategy.c: a response time measured under the prefix. */
+/* fw_pstate.c: a response time measured under the prefix. */
 void fw_pstate_sample(struct fw_pstate *ps, uint64_t rtt);
 /* fw_interest.c: the Interest pipeline. */
 void fw_interest(struct fw *fw, unsigned faceid, const uint8_t *msg, size_t len, uint64_t now);
-/* fw_strategy.c: the memory of `strategy` for the first ncomps components
- * of the encoded Name; NULL when out of memory. */
-struct fw_pstate *fw_pstate_get(struct fw *fw, const uint8_t *name, size_t len, uint32_t ncomps,
-                                const struct strategy *strategy);
+/* fw_pstate.c: the memory of `strategy` in the FIB's slot (NULL: no
+ * registered prefix), made when absent; NULL when out of memory. */
+struct fw_pstate *fw_pstate_get(struct fw *fw, void **slot, const struct strategy *strategy);
+/* A record starts or stops using ps (ps may be NULL). */
+void fw_pstate_hold(struct fw_pstate *ps);
+void fw_pstate_drop(struct fw_pstate *ps);
+/* The FIB's hook: the prefix of ps left the table. */
+void fw_pstate_release(void *ps);
 
 #endif

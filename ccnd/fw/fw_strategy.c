@@ -6,7 +6,6 @@
 #include <ccnx/name.h>
 
 #include "fw/fw_internal.h"
-#include <ccnx/namekey.h>
 #include "table/pit.h"
 
 static const struct strategy *const registry[] = {
@@ -93,99 +92,4 @@ uint32_t strategy_random(struct strategy_ctx *ctx)
 uint64_t strategy_rte_limit(const struct strategy_ctx *ctx)
 {
     return ctx->fw->cfg.rte_limit;
-}
-
-/* ---- per-prefix memory ---- */
-
-/* The key is the flat key of the prefix (<ccnx/namekey.h>), so the same
- * prefix spelled with UDATA or BLOB components is one key. key has room
- * for len bytes (a flat key is never longer than its Name). */
-static int prefix_key(const uint8_t *name, size_t len, uint32_t ncomps, uint8_t *key,
-                      size_t *keylen)
-{
-    struct ccnx_name_iter it;
-    struct ccnx_comp c;
-    size_t pos = 0;
-    if (ccnx_name_iter_init(&it, name, len) < 0)
-        return -1;
-    for (uint32_t i = 0; i < ncomps && ccnx_name_iter_next(&it, &c) == 1; i++)
-        pos += ccnx_namekey_put_comp(key + pos, c.p, c.n);
-    *keylen = pos;
-    return 0;
-}
-
-static void pstate_grow(struct fw *fw)
-{
-    size_t n = fw->npbuckets * 2;
-    struct fw_pstate **b = calloc(n, sizeof(*b));
-    if (b == NULL)
-        return;
-    for (size_t i = 0; i < fw->npbuckets; i++) {
-        struct fw_pstate *p = fw->pbuckets[i];
-        while (p != NULL) {
-            struct fw_pstate *next = p->next;
-            p->next = b[p->hash & (n - 1)];
-            b[p->hash & (n - 1)] = p;
-            p = next;
-        }
-    }
-    free(fw->pbuckets);
-    fw->pbuckets = b;
-    fw->npbuckets = n;
-}
-
-#define PSTATE_KEY_INLINE 512
-
-struct fw_pstate *fw_pstate_get(struct fw *fw, const uint8_t *name, size_t len, uint32_t ncomps,
-                                const struct strategy *strategy)
-{
-    uint8_t inline_key[PSTATE_KEY_INLINE];
-    uint8_t *key = len <= sizeof(inline_key) ? inline_key : malloc(len);
-    struct fw_pstate *p = NULL;
-    size_t klen;
-    if (key == NULL || prefix_key(name, len, ncomps, key, &klen) < 0)
-        goto out;
-    uint64_t h = ccnx_namekey_hash(key, klen);
-    for (p = fw->pbuckets[h & (fw->npbuckets - 1)]; p != NULL; p = p->next)
-        /* The root prefix has an empty key. */
-        if (p->hash == h && p->keylen == klen && (klen == 0 || memcmp(p->key, key, klen) == 0))
-            break;
-    if (p == NULL) {
-        p = calloc(1, sizeof(*p) + klen);
-        if (p == NULL)
-            goto out;
-        p->hash = h;
-        p->keylen = klen;
-        if (klen > 0)
-            memcpy(p->key, key, klen);
-        p->next = fw->pbuckets[h & (fw->npbuckets - 1)];
-        fw->pbuckets[h & (fw->npbuckets - 1)] = p;
-        if (++fw->npstates > fw->npbuckets)
-            pstate_grow(fw);
-    }
-    if (p->strategy != strategy) {
-        /* another strategy's memory means nothing to this one */
-        memset(&p->mem, 0, sizeof(p->mem));
-        p->strategy = strategy;
-    }
-out:
-    if (key != inline_key)
-        free(key);
-    return p;
-}
-
-/* RFC 6298's estimator, in microseconds */
-void fw_pstate_sample(struct fw_pstate *ps, uint64_t rtt)
-{
-    uint32_t r = rtt > UINT32_MAX / 2 ? UINT32_MAX / 2 : (uint32_t)rtt;
-    if (ps->srtt == 0) {
-        ps->srtt = r > 0 ? r : 1;
-        ps->rttvar = r / 2;
-        return;
-    }
-    uint32_t dev = r > ps->srtt ? r - ps->srtt : ps->srtt - r;
-    ps->rttvar = ps->rttvar - ps->rttvar / 4 + dev / 4;
-    ps->srtt = ps->srtt - ps->srtt / 8 + r / 8;
-    if (ps->srtt == 0)
-        ps->srtt = 1;
 }

@@ -30,9 +30,7 @@ struct loop {
     uint64_t now;
     struct loop_watch *watch; /* indexed by fd */
     size_t nwatch;
-    struct loop_timer **heap;
-    size_t nheap, capheap;
-    uint64_t timer_order;
+    struct ccnx_heap timers;
     /* signals */
     int sigfd;
     loop_signal_cb sigcb;
@@ -61,6 +59,7 @@ struct loop *loop_create(void)
     }
     loop->sigfd = -1;
     loop->now = clock_us();
+    ccnx_heap_init(&loop->timers);
     return loop;
 }
 
@@ -79,12 +78,12 @@ void loop_destroy(struct loop *loop)
         sigprocmask(SIG_SETMASK, &loop->oldmask, NULL);
         sigaction(SIGPIPE, &loop->oldpipe, NULL);
     }
-    for (size_t i = 0; i < loop->nheap; i++) {
-        loop->heap[i]->slot = LOOP_TIMER_IDLE;
+    for (size_t i = 0; i < loop->timers.n; i++) {
+        ccnx_heap_node_init(loop->timers.v[i]); /* the caller's timers are just forgotten */
     }
     close(loop->epfd);
     free(loop->watch);
-    free(loop->heap);
+    ccnx_heap_free(&loop->timers);
     free(loop);
 }
 
@@ -193,80 +192,26 @@ int loop_io_remove(struct loop *loop, int fd)
     return 0;
 }
 
-/* ---- timers: min-heap on (due, order) ---- */
+/* ---- timers: on the core's deadline heap ---- */
 
-static int timer_before(const struct loop_timer *a, const struct loop_timer *b)
-{
-    return a->due < b->due || (a->due == b->due && a->order < b->order);
-}
-
-static void heap_set(struct loop *loop, size_t i, struct loop_timer *t)
-{
-    loop->heap[i] = t;
-    t->slot = i;
-}
-
-static void heap_up(struct loop *loop, size_t i)
-{
-    struct loop_timer *t = loop->heap[i];
-    while (i > 0) {
-        size_t parent = (i - 1) / 2;
-        if (!timer_before(t, loop->heap[parent])) {
-            break;
-        }
-        heap_set(loop, i, loop->heap[parent]);
-        i = parent;
-    }
-    heap_set(loop, i, t);
-}
-
-static void heap_down(struct loop *loop, size_t i)
-{
-    struct loop_timer *t = loop->heap[i];
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= loop->nheap) {
-            break;
-        }
-        if (c + 1 < loop->nheap && timer_before(loop->heap[c + 1], loop->heap[c])) {
-            c++;
-        }
-        if (!timer_before(loop->heap[c], t)) {
-            break;
-        }
-        heap_set(loop, i, loop->heap[c]);
-        i = c;
-    }
-    heap_set(loop, i, t);
-}
+#define TIMER_OF(x) ((struct loop_timer *)((char *)(x)-offsetof(struct loop_timer, node)))
 
 void loop_timer_init(struct loop_timer *t, loop_timer_cb cb, void *arg)
 {
     memset(t, 0, sizeof(*t));
     t->cb = cb;
     t->arg = arg;
-    t->slot = LOOP_TIMER_IDLE;
+    ccnx_heap_node_init(&t->node);
 }
 
 int loop_timer_active(const struct loop_timer *t)
 {
-    return t->slot != LOOP_TIMER_IDLE;
+    return ccnx_heap_contains(&t->node);
 }
 
 void loop_timer_stop(struct loop *loop, struct loop_timer *t)
 {
-    size_t i = t->slot;
-    if (i == LOOP_TIMER_IDLE || i >= loop->nheap || loop->heap[i] != t) {
-        return;
-    }
-    t->slot = LOOP_TIMER_IDLE;
-    struct loop_timer *last = loop->heap[--loop->nheap];
-    if (last == t) {
-        return;
-    }
-    heap_set(loop, i, last);
-    heap_up(loop, i);
-    heap_down(loop, last->slot);
+    ccnx_heap_remove(&loop->timers, &t->node);
 }
 
 int loop_timer_start(struct loop *loop, struct loop_timer *t, uint64_t delay_us, uint64_t period_us)
@@ -274,22 +219,8 @@ int loop_timer_start(struct loop *loop, struct loop_timer *t, uint64_t delay_us,
     if (t->cb == NULL) {
         return CCNX_E_INVAL;
     }
-    loop_timer_stop(loop, t);
-    if (loop->nheap == loop->capheap) {
-        size_t n = loop->capheap ? 2 * loop->capheap : 16;
-        struct loop_timer **h = realloc(loop->heap, n * sizeof(*h));
-        if (h == NULL) {
-            return CCNX_E_NOMEM;
-        }
-        loop->heap = h;
-        loop->capheap = n;
-    }
-    t->due = loop->now + delay_us;
     t->period = period_us;
-    t->order = loop->timer_order++;
-    heap_set(loop, loop->nheap++, t);
-    heap_up(loop, t->slot);
-    return 0;
+    return ccnx_heap_set(&loop->timers, &t->node, loop->now + delay_us);
 }
 
 /* Fires the timers due now. Timers started by a callback with zero delay
@@ -297,21 +228,21 @@ int loop_timer_start(struct loop *loop, struct loop_timer *t, uint64_t delay_us,
 static int run_timers(struct loop *loop)
 {
     int ran = 0;
-    uint64_t limit = loop->timer_order;
-    while (loop->nheap > 0) {
-        struct loop_timer *t = loop->heap[0];
-        if (t->due > loop->now || t->order >= limit) {
+    uint64_t limit = loop->timers.sets;
+    struct ccnx_heap_node *x;
+    while ((x = ccnx_heap_top(&loop->timers)) != NULL) {
+        if (x->when > loop->now || x->order >= limit) {
             break;
         }
+        struct loop_timer *t = TIMER_OF(x);
         if (t->period > 0) {
-            t->due += t->period;
-            if (t->due <= loop->now) {
-                t->due = loop->now + t->period; /* we fell behind: do not burst */
+            uint64_t due = x->when + t->period;
+            if (due <= loop->now) {
+                due = loop->now + t->period; /* we fell behind: do not burst */
             }
-            t->order = loop->timer_order++;
-            heap_down(loop, 0);
+            ccnx_heap_set(&loop->timers, x, due); /* in already: cannot fail */
         } else {
-            loop_timer_stop(loop, t);
+            ccnx_heap_remove(&loop->timers, x);
         }
         t->cb(loop, t->arg);
         ran++;
@@ -321,10 +252,10 @@ static int run_timers(struct loop *loop)
 
 static int next_timeout_ms(const struct loop *loop, int timeout_ms)
 {
-    if (loop->nheap == 0) {
+    if (ccnx_heap_top(&loop->timers) == NULL) {
         return timeout_ms;
     }
-    uint64_t due = loop->heap[0]->due;
+    uint64_t due = ccnx_heap_next(&loop->timers);
     uint64_t wait = due > loop->now ? due - loop->now : 0;
     uint64_t ms = (wait + 999) / 1000;
     if (timeout_ms >= 0 && ms > (uint64_t)timeout_ms) {

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <ccnx/heap.h>
+
 struct loop;
 
 #define LOOP_READ  1u
@@ -26,12 +28,10 @@ typedef void (*loop_signal_cb)(struct loop *loop, int signo, void *arg);
 struct loop_timer {
     loop_timer_cb cb;
     void *arg;
-    uint64_t due;    /* loop_now() value at which it fires */
-    uint64_t period; /* 0 for one-shot */
-    size_t slot;     /* index in the heap, or LOOP_TIMER_IDLE */
-    uint64_t order;  /* tie-break so equal due times fire in start order */
+    struct ccnx_heap_node node; /* when: the loop_now() value at which it fires;
+                                 * equal ones fire in start order */
+    uint64_t period;            /* 0 for one-shot */
 };
-#define LOOP_TIMER_IDLE ((size_t)-1)
 
 /* Allocates a loop; NULL on failure (errno set). */
 struct loop *loop_create(void);

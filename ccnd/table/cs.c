@@ -3,7 +3,7 @@
 #include "table/cs.h"
 
 #include "table/arena.h"
-#include "table/dheap.h"
+#include <ccnx/heap.h>
 #include <ccnx/namekey.h>
 
 #include <ccnx/error.h>
@@ -19,7 +19,7 @@
 struct cs_entry {
     struct cs_entry *lru_prev, *lru_next; /* lru_next points towards newer use */
     struct cs_entry *prev;                /* level-0 predecessor (the head for the first) */
-    struct dheap_node stale;              /* when: first `now` at which the object is stale */
+    struct ccnx_heap_node stale;          /* when: first `now` at which the object is stale */
     uint64_t arrival;
     uint32_t hash; /* of the flat Name, without the digest */
     uint32_t len;  /* object bytes */
@@ -51,9 +51,9 @@ struct cs {
     uint32_t tts_limit;
     struct cs_slot *slots; /* exact-name index: open addressing, power of two, load <= 1/2 */
     size_t nslots;
-    struct dheap stale; /* entries by the time they go stale */
-    struct arena *mem;  /* entries up to ARENA_MAX_BLOCK bytes; larger ones are malloc'ed */
-    uint64_t big_bytes; /* bytes of the malloc'ed ones */
+    struct ccnx_heap stale; /* entries by the time they go stale */
+    struct arena *mem;      /* entries up to ARENA_MAX_BLOCK bytes; larger ones are malloc'ed */
+    uint64_t big_bytes;     /* bytes of the malloc'ed ones */
     struct cs_stats st;
 };
 
@@ -120,7 +120,7 @@ static int under_name_of(const struct cs_entry *p, const struct cs_entry *e, con
                                                          entry_name_keylen(e)) == 0;
 }
 
-static struct cs_entry *entry_of_stale(struct dheap_node *x)
+static struct cs_entry *entry_of_stale(struct ccnx_heap_node *x)
 {
     return (struct cs_entry *)((uint8_t *)x - offsetof(struct cs_entry, stale));
 }
@@ -273,7 +273,7 @@ struct cs *cs_create(size_t capacity)
     cs->level = 1;
     cs->rng = 0x9E3779B97F4A7C15ull;
     cs->head->lru_next = cs->head->lru_prev = cs->head;
-    dheap_init(&cs->stale);
+    ccnx_heap_init(&cs->stale);
     cs->capacity = capacity;
     cs->max_bytes = UINT64_MAX;
     cs->tts_default = CS_DEFAULT_TIME_TO_STALE;
@@ -293,7 +293,7 @@ void cs_destroy(struct cs *cs)
         e = n;
     }
     arena_destroy(cs->mem);
-    dheap_free(&cs->stale);
+    ccnx_heap_free(&cs->stale);
     free(cs->slots);
     free(cs->head);
     free(cs);
@@ -355,7 +355,7 @@ static void unlink_entry(struct cs *cs, struct cs_entry *e, struct cs_entry **up
     }
     lru_unlink(e);
     index_remove(cs, e);
-    dheap_remove(&cs->stale, &e->stale);
+    ccnx_heap_remove(&cs->stale, &e->stale);
     cs->st.entries--;
     cs->st.bytes -= e->len;
     entry_free(cs, e);
@@ -444,7 +444,7 @@ static struct cs_entry *entry_new(struct cs *cs, const uint8_t *obj, size_t len,
     memcpy((uint8_t *)entry_bytes(e), obj, len);
     e->hash = h;
     e->arrival = now;
-    dheap_node_init(&e->stale);
+    ccnx_heap_node_init(&e->stale);
     e->stale.when = stale_time(cs, pc, now);
     e->len = (uint32_t)len;
     e->name_off = (uint32_t)pc->name.off;
@@ -498,7 +498,7 @@ static int insert_keyed(struct cs *cs, const uint8_t *obj, size_t len,
         /* Same digest, same object: make it fresh again if it went stale. */
         if (cs_entry_is_stale(at, now)) {
             at->arrival = now;
-            dheap_set(&cs->stale, &at->stale, stale_time(cs, pc, now));
+            ccnx_heap_set(&cs->stale, &at->stale, stale_time(cs, pc, now));
         }
         cs->st.duplicates++;
         *out = at;
@@ -512,7 +512,7 @@ static int insert_keyed(struct cs *cs, const uint8_t *obj, size_t len,
         return CCNX_E_NOMEM;
     }
     e->lazy = (uint8_t)lazy;
-    if (dheap_set(&cs->stale, &e->stale, e->stale.when) != 0) {
+    if (ccnx_heap_set(&cs->stale, &e->stale, e->stale.when) != 0) {
         entry_free(cs, e);
         return CCNX_E_NOMEM;
     }
@@ -810,14 +810,14 @@ int cs_remove(struct cs *cs, const struct cs_entry *e)
 
 void cs_mark_stale(struct cs *cs, const struct cs_entry *e, uint64_t now)
 {
-    dheap_set(&cs->stale, &((struct cs_entry *)e)->stale, now);
+    ccnx_heap_set(&cs->stale, &((struct cs_entry *)e)->stale, now);
 }
 
 size_t cs_purge_stale(struct cs *cs, uint64_t now, size_t max)
 {
     size_t done = 0;
-    struct dheap_node *x;
-    while (done < max && (x = dheap_top(&cs->stale)) != NULL && x->when <= now) {
+    struct ccnx_heap_node *x;
+    while (done < max && (x = ccnx_heap_top(&cs->stale)) != NULL && x->when <= now) {
         remove_entry(cs, entry_of_stale(x));
         cs->st.removals++;
         done++;

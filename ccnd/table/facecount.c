@@ -57,21 +57,17 @@ int facecount_add(struct facecount *fc, unsigned faceid)
     struct facecount_slot *s = &fc->slots[probe(fc, faceid)];
     if (s->count == 0) {
         s->faceid = faceid;
+        s->head = NULL;
         fc->used++;
     }
     s->count++;
     return 0;
 }
 
-void facecount_sub(struct facecount *fc, unsigned faceid)
+/* Empties the slot at i, moving back the later members of its run. */
+static void slot_clear(struct facecount *fc, size_t i)
 {
-    if (fc->cap == 0) {
-        return;
-    }
-    size_t i = probe(fc, faceid);
-    if (fc->slots[i].count == 0 || --fc->slots[i].count > 0) {
-        return;
-    }
+    fc->slots[i].count = 0;
     fc->used--;
     /* Moves back every later member of the run that may sit at i. */
     size_t mask = fc->cap - 1;
@@ -85,6 +81,18 @@ void facecount_sub(struct facecount *fc, unsigned faceid)
     }
 }
 
+void facecount_sub(struct facecount *fc, unsigned faceid)
+{
+    if (fc->cap == 0) {
+        return;
+    }
+    size_t i = probe(fc, faceid);
+    if (fc->slots[i].count == 0 || --fc->slots[i].count > 0) {
+        return;
+    }
+    slot_clear(fc, i);
+}
+
 size_t facecount_get(const struct facecount *fc, unsigned faceid)
 {
     return fc->cap == 0 ? 0 : fc->slots[probe(fc, faceid)].count;
@@ -93,4 +101,13 @@ size_t facecount_get(const struct facecount *fc, unsigned faceid)
 size_t facecount_faces(const struct facecount *fc)
 {
     return fc->used;
+}
+
+void **facecount_head(struct facecount *fc, unsigned faceid)
+{
+    if (fc->cap == 0) {
+        return NULL;
+    }
+    struct facecount_slot *s = &fc->slots[probe(fc, faceid)];
+    return s->count != 0 ? &s->head : NULL;
 }

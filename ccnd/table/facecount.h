@@ -12,6 +12,7 @@
 struct facecount_slot {
     unsigned faceid;
     uint32_t count; /* 0: the slot is free */
+    void *head;     /* the owner's per-face pointer (a list head), NULL when new */
 };
 
 struct facecount {
@@ -31,6 +32,9 @@ int facecount_add(struct facecount *fc, unsigned faceid);
 /* Takes one from faceid's count (nothing when it is 0). */
 void facecount_sub(struct facecount *fc, unsigned faceid);
 size_t facecount_get(const struct facecount *fc, unsigned faceid);
+/* The owner's pointer kept with faceid's count, or NULL when the count is
+ * 0 (valid until the next add, sub or forget). */
+void **facecount_head(struct facecount *fc, unsigned faceid);
 /* How many faces have a count above 0. */
 size_t facecount_faces(const struct facecount *fc);
 

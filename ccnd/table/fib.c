@@ -1,14 +1,13 @@
 /* The forwarding table on the name tree (see fib.h). */
 #include "table/fib.h"
 
-#include "table/facecount.h"
-
 #include "table/nametree.h"
 
 #include <ccnx/buf.h>
 #include <ccnx/ccnb.h>
 #include <ccnx/dtag.h>
 #include <ccnx/error.h>
+#include <ccnx/hashtab.h>
 #include <ccnx/name.h>
 
 #include <stdlib.h>
@@ -19,14 +18,89 @@ struct fib_entry {
     size_t nhops, cap;
     char *strategy; /* NULL: inherit */
     char *params;
+    void *state; /* the owner's (fib_set_state_free) */
 };
 
 struct fib {
     struct nametree *nt;
     size_t prefixes;
-    uint64_t next_expiry;   /* no next hop expires before this: fib_expire skips its sweep */
-    struct facecount faces; /* next hops per face: a face with none closes without a sweep */
+    uint64_t next_expiry;    /* no next hop expires before this: fib_expire skips its sweep */
+    struct ccnx_htab byface; /* struct face_regs by face id */
+    void (*state_free)(void *state);
 };
+
+/* Where one face is registered: the nodes of its next hops, so a closing
+ * face's registrations go without a walk of the table. */
+struct face_regs {
+    struct ccnx_hnode hn;
+    unsigned faceid;
+    size_t n, cap;
+    struct nametree_node **nodes;
+};
+
+#define REGS_OF(x) CCNX_HTAB_ENTRY(x, struct face_regs, hn)
+
+static uint64_t face_hash(unsigned faceid)
+{
+    uint64_t h = (uint64_t)faceid * 0x9E3779B97F4A7C15ull;
+    return h ^ (h >> 32);
+}
+
+static struct face_regs *regs_find(const struct fib *fib, unsigned faceid)
+{
+    uint64_t h = face_hash(faceid);
+    for (struct ccnx_hnode *x = ccnx_htab_chain(&fib->byface, h); x != NULL; x = x->next) {
+        if (x->hash == h && REGS_OF(x)->faceid == faceid) {
+            return REGS_OF(x);
+        }
+    }
+    return NULL;
+}
+
+static int regs_add(struct fib *fib, unsigned faceid, struct nametree_node *n)
+{
+    struct face_regs *g = regs_find(fib, faceid);
+    if (g == NULL) {
+        g = calloc(1, sizeof *g);
+        if (g == NULL) {
+            return CCNX_E_NOMEM;
+        }
+        g->faceid = faceid;
+        ccnx_htab_insert(&fib->byface, &g->hn, face_hash(faceid));
+    }
+    if (g->n == g->cap) {
+        size_t nc = g->cap ? 2 * g->cap : 4;
+        struct nametree_node **v = realloc(g->nodes, nc * sizeof *v);
+        if (v == NULL) {
+            return CCNX_E_NOMEM; /* an empty g stays: harmless */
+        }
+        g->nodes = v;
+        g->cap = nc;
+    }
+    g->nodes[g->n++] = n;
+    return 0;
+}
+
+static void regs_free(struct face_regs *g)
+{
+    free(g->nodes);
+    free(g);
+}
+
+static void regs_del(struct fib *fib, unsigned faceid, const struct nametree_node *n)
+{
+    struct face_regs *g = regs_find(fib, faceid);
+    for (size_t i = 0; g != NULL && i < g->n; i++) {
+        if (g->nodes[i] == n) {
+            g->nodes[i] = g->nodes[--g->n];
+            break;
+        }
+    }
+    if (g != NULL && g->n == 0) {
+        ccnx_htab_remove(&fib->byface, &g->hn);
+        regs_free(g);
+    }
+}
 
 struct fib *fib_create(void)
 {
@@ -35,7 +109,8 @@ struct fib *fib_create(void)
         return NULL;
     }
     fib->nt = nametree_create();
-    if (fib->nt == NULL) {
+    if (fib->nt == NULL || ccnx_htab_init(&fib->byface, 16) != 0) {
+        nametree_destroy(fib->nt);
         free(fib);
         return NULL;
     }
@@ -43,8 +118,16 @@ struct fib *fib_create(void)
     return fib;
 }
 
-static void entry_free(struct fib_entry *e)
+void fib_set_state_free(struct fib *fib, void (*fn)(void *state))
 {
+    fib->state_free = fn;
+}
+
+static void entry_free(const struct fib *fib, struct fib_entry *e)
+{
+    if (e->state != NULL && fib->state_free != NULL) {
+        fib->state_free(e->state);
+    }
     free(e->hops);
     free(e->strategy);
     free(e->params);
@@ -53,9 +136,8 @@ static void entry_free(struct fib_entry *e)
 
 static int free_visit(struct nametree_node *n, void *ctx)
 {
-    (void)ctx;
     if (n->data != NULL) {
-        entry_free(n->data);
+        entry_free(ctx, n->data);
         n->data = NULL;
     }
     return 0;
@@ -66,9 +148,17 @@ void fib_destroy(struct fib *fib)
     if (fib == NULL) {
         return;
     }
-    nametree_foreach(fib->nt, free_visit, NULL);
+    nametree_foreach(fib->nt, free_visit, fib);
     nametree_destroy(fib->nt);
-    facecount_free(&fib->faces);
+    for (size_t i = 0; i <= fib->byface.mask; i++) {
+        struct ccnx_hnode *x = fib->byface.buckets[i];
+        while (x != NULL) {
+            struct ccnx_hnode *next = x->next;
+            regs_free(REGS_OF(x));
+            x = next;
+        }
+    }
+    ccnx_htab_free(&fib->byface);
     free(fib);
 }
 
@@ -105,7 +195,7 @@ static void entry_maybe_drop(struct fib *fib, struct nametree_node *n)
 {
     struct fib_entry *e = n->data;
     if (e != NULL && e->nhops == 0 && e->strategy == NULL) {
-        entry_free(e);
+        entry_free(fib, e);
         n->data = NULL;
         fib->prefixes--;
         nametree_release(fib->nt, n);
@@ -143,7 +233,7 @@ int fib_add(struct fib *fib, const uint8_t *name, size_t len, unsigned faceid, u
         e->hops = h;
         e->cap = nc;
     }
-    if (facecount_add(&fib->faces, faceid) != 0) {
+    if (regs_add(fib, faceid, n) != 0) {
         entry_maybe_drop(fib, n);
         return CCNX_E_NOMEM;
     }
@@ -164,14 +254,19 @@ struct fib_nexthop *fib_find(struct fib *fib, const uint8_t *name, size_t len, u
     return NULL;
 }
 
-/* Removes the hops for which `drop` says so; returns how many. */
-static size_t filter_hops(struct fib *fib, struct fib_entry *e,
-                          int (*drop)(const struct fib_nexthop *, uint64_t), uint64_t arg)
+/* Removes the hops of node n's entry for which `drop` says so, and (with
+ * index) their places in the per-face index; returns how many. */
+static size_t filter_hops(struct fib *fib, struct nametree_node *n,
+                          int (*drop)(const struct fib_nexthop *, uint64_t), uint64_t arg,
+                          int index)
 {
+    struct fib_entry *e = n->data;
     size_t k = 0, removed = 0;
     for (size_t i = 0; i < e->nhops; i++) {
         if (drop(&e->hops[i], arg)) {
-            facecount_sub(&fib->faces, e->hops[i].faceid);
+            if (index) {
+                regs_del(fib, e->hops[i].faceid, n);
+            }
             removed++;
         } else {
             e->hops[k++] = e->hops[i];
@@ -195,7 +290,7 @@ int fib_remove(struct fib *fib, const uint8_t *name, size_t len, unsigned faceid
 {
     struct nametree_node *n;
     struct fib_entry *e = entry_at(fib, name, len, 0, &n);
-    if (e == NULL || filter_hops(fib, e, drop_face, faceid) == 0) {
+    if (e == NULL || filter_hops(fib, n, drop_face, faceid, 1) == 0) {
         return CCNX_E_NOTFOUND;
     }
     entry_maybe_drop(fib, n);
@@ -221,7 +316,7 @@ static int sweep_visit(struct nametree_node *n, void *ctx)
     if (e == NULL) {
         return 0;
     }
-    size_t r = filter_hops(s->fib, e, s->drop, s->arg);
+    size_t r = filter_hops(s->fib, n, s->drop, s->arg, 1);
     s->removed += r;
     for (size_t i = 0; i < e->nhops; i++) {
         s->next = e->hops[i].expires < s->next ? e->hops[i].expires : s->next;
@@ -256,10 +351,20 @@ static size_t sweep(struct fib *fib, int (*drop)(const struct fib_nexthop *, uin
 
 size_t fib_remove_face(struct fib *fib, unsigned faceid)
 {
-    if (facecount_get(&fib->faces, faceid) == 0) {
+    struct face_regs *g = regs_find(fib, faceid);
+    if (g == NULL) {
         return 0; /* most closing faces registered nothing */
     }
-    return sweep(fib, drop_face, faceid);
+    ccnx_htab_remove(&fib->byface, &g->hn);
+    size_t removed = 0;
+    /* A node of the list is released only when its own entry empties: its
+     * descendants' release stops at it while it holds data. */
+    for (size_t i = 0; i < g->n; i++) {
+        removed += filter_hops(fib, g->nodes[i], drop_face, faceid, 0);
+        entry_maybe_drop(fib, g->nodes[i]);
+    }
+    regs_free(g);
+    return removed;
 }
 
 size_t fib_expire(struct fib *fib, uint64_t now)
@@ -403,6 +508,7 @@ int fib_lookup(const struct fib *fib, const uint8_t *name, size_t len, uint64_t 
         return 0;
     }
     out->prefix_comps = n->ncomps;
+    out->state = &((struct fib_entry *)n->data)->state;
     collect(n, now, out);
     return 0;
 }

@@ -56,10 +56,19 @@ struct fib_result {
     const char *strategy;     /* inherited strategy name, or NULL */
     uint32_t strategy_comps;  /* components of the prefix it was set on (0 when none) */
     const char *params;       /* its parameters ("" when none), or NULL */
+    /* The owner's slot on the longest registered prefix's node (see
+     * fib_set_state_free), NULL when no prefix is registered. */
+    void **state;
 };
 
 /* Allocates an empty table; NULL when out of memory. */
 struct fib *fib_create(void);
+/* Each prefix has one pointer its owner may keep there (the forwarder's
+ * measurements of the prefix, as NFD hangs Measurements on its name
+ * tree): set through fib_result.state, handed to fn when the prefix
+ * leaves the table (its last registration and strategy gone, or the
+ * table destroyed), so it is trimmed with the table. */
+void fib_set_state_free(struct fib *fib, void (*fn)(void *state));
 void fib_destroy(struct fib *fib);
 
 /* Registers faceid on the prefix (encoded Name element); an existing entry
@@ -72,7 +81,8 @@ int fib_add(struct fib *fib, const uint8_t *name, size_t len, unsigned faceid, u
 struct fib_nexthop *fib_find(struct fib *fib, const uint8_t *name, size_t len, unsigned faceid);
 /* Removes faceid's entry on the prefix: 0 or CCNX_E_NOTFOUND. */
 int fib_remove(struct fib *fib, const uint8_t *name, size_t len, unsigned faceid);
-/* Removes every entry of a face (it closed); returns how many. */
+/* Removes every entry of a face (it closed); returns how many. The table
+ * keeps, per face, the prefixes it is registered on: no walk. */
 size_t fib_remove_face(struct fib *fib, unsigned faceid);
 /* Drops entries whose expiry <= now; returns how many. */
 size_t fib_expire(struct fib *fib, uint64_t now);

@@ -8,13 +8,13 @@
 #include <string.h>
 
 struct nametree {
-    struct nametree_node **buckets;
-    size_t nbuckets; /* power of two */
-    size_t count;
+    struct ccnx_htab nodes;
 };
 
-/* FNV-1a, 64-bit: cheap, incremental, and good enough with the table's
- * power-of-two mask applied to a final mix. */
+#define NODE_OF(x) CCNX_HTAB_ENTRY(x, struct nametree_node, hn)
+
+/* FNV-1a, 64-bit: cheap, incremental, and good enough with a final mix
+ * before the table's power-of-two mask. */
 #define FNV_OFFSET 0xcbf29ce484222325ull
 #define FNV_PRIME  0x100000001b3ull
 
@@ -26,10 +26,9 @@ static uint64_t fnv(uint64_t h, const uint8_t *p, size_t n)
     return h;
 }
 
-static size_t bucket_of(const struct nametree *nt, uint64_t h)
+static uint64_t mixed(uint64_t h)
 {
-    h ^= h >> 29;
-    return (size_t)(h & (nt->nbuckets - 1));
+    return h ^ (h >> 29);
 }
 
 /* ---- Splitting names ---- */
@@ -131,9 +130,7 @@ struct nametree *nametree_create(void)
     if (nt == NULL) {
         return NULL;
     }
-    nt->nbuckets = 64;
-    nt->buckets = calloc(nt->nbuckets, sizeof *nt->buckets);
-    if (nt->buckets == NULL) {
+    if (ccnx_htab_init(&nt->nodes, 64) != 0) {
         free(nt);
         return NULL;
     }
@@ -145,21 +142,21 @@ void nametree_destroy(struct nametree *nt)
     if (nt == NULL) {
         return;
     }
-    for (size_t i = 0; i < nt->nbuckets; i++) {
-        struct nametree_node *n = nt->buckets[i];
-        while (n != NULL) {
-            struct nametree_node *next = n->hnext;
-            free(n);
-            n = next;
+    for (size_t i = 0; i <= nt->nodes.mask; i++) {
+        struct ccnx_hnode *x = nt->nodes.buckets[i];
+        while (x != NULL) {
+            struct ccnx_hnode *next = x->next;
+            free(NODE_OF(x));
+            x = next;
         }
     }
-    free(nt->buckets);
+    ccnx_htab_free(&nt->nodes);
     free(nt);
 }
 
 size_t nametree_count(const struct nametree *nt)
 {
-    return nt->count;
+    return nt->nodes.count;
 }
 
 struct nametree_node *nametree_find(const struct nametree *nt, const struct nametree_name *nn,
@@ -168,44 +165,16 @@ struct nametree_node *nametree_find(const struct nametree *nt, const struct name
     if (ncomps > nn->ncomps) {
         return NULL;
     }
-    uint64_t h = nn->hashes[ncomps];
+    uint64_t h = mixed(nn->hashes[ncomps]);
     size_t klen = nn->ends[ncomps];
-    for (struct nametree_node *n = nt->buckets[bucket_of(nt, h)]; n != NULL; n = n->hnext) {
-        if (n->hash == h && n->keylen == klen && n->ncomps == ncomps &&
+    for (struct ccnx_hnode *x = ccnx_htab_chain(&nt->nodes, h); x != NULL; x = x->next) {
+        struct nametree_node *n = NODE_OF(x);
+        if (x->hash == h && n->keylen == klen && n->ncomps == ncomps &&
             memcmp(n->key, nn->key, klen) == 0) {
             return n;
         }
     }
     return NULL;
-}
-
-/* Doubles the bucket array when the load passes 1; a failed resize only
- * costs speed. */
-static void maybe_grow(struct nametree *nt)
-{
-    if (nt->count < nt->nbuckets) {
-        return;
-    }
-    size_t nb = nt->nbuckets * 2;
-    struct nametree_node **b = calloc(nb, sizeof *b);
-    if (b == NULL) {
-        return;
-    }
-    struct nametree_node **old = nt->buckets;
-    size_t oldn = nt->nbuckets;
-    nt->buckets = b;
-    nt->nbuckets = nb;
-    for (size_t i = 0; i < oldn; i++) {
-        struct nametree_node *n = old[i];
-        while (n != NULL) {
-            struct nametree_node *next = n->hnext;
-            size_t k = bucket_of(nt, n->hash);
-            n->hnext = b[k];
-            b[k] = n;
-            n = next;
-        }
-    }
-    free(old);
 }
 
 struct nametree_node *nametree_insert(struct nametree *nt, const struct nametree_name *nn,
@@ -232,18 +201,13 @@ struct nametree_node *nametree_insert(struct nametree *nt, const struct nametree
     }
     memset(n, 0, sizeof *n);
     n->parent = parent;
-    n->hash = nn->hashes[ncomps];
     n->ncomps = ncomps;
     n->keylen = klen;
     memcpy(n->key, nn->key, klen);
     if (parent != NULL) {
         parent->children++;
     }
-    maybe_grow(nt);
-    size_t k = bucket_of(nt, n->hash);
-    n->hnext = nt->buckets[k];
-    nt->buckets[k] = n;
-    nt->count++;
+    ccnx_htab_insert(&nt->nodes, &n->hn, mixed(nn->hashes[ncomps]));
     return n;
 }
 
@@ -272,17 +236,12 @@ struct nametree_node *nametree_longest(const struct nametree *nt, const struct n
 void nametree_release(struct nametree *nt, struct nametree_node *node)
 {
     while (node != NULL && node->data == NULL && node->children == 0) {
-        struct nametree_node **pp = &nt->buckets[bucket_of(nt, node->hash)];
-        while (*pp != node) {
-            pp = &(*pp)->hnext;
-        }
-        *pp = node->hnext;
+        ccnx_htab_remove(&nt->nodes, &node->hn);
         struct nametree_node *parent = node->parent;
         if (parent != NULL) {
             parent->children--;
         }
         free(node);
-        nt->count--;
         node = parent;
     }
 }
@@ -290,9 +249,9 @@ void nametree_release(struct nametree *nt, struct nametree_node *node)
 int nametree_foreach(const struct nametree *nt, int (*fn)(struct nametree_node *, void *),
                      void *ctx)
 {
-    for (size_t i = 0; i < nt->nbuckets; i++) {
-        for (struct nametree_node *n = nt->buckets[i]; n != NULL; n = n->hnext) {
-            int r = fn(n, ctx);
+    for (size_t i = 0; i <= nt->nodes.mask; i++) {
+        for (struct ccnx_hnode *x = nt->nodes.buckets[i]; x != NULL; x = x->next) {
+            int r = fn(NODE_OF(x), ctx);
             if (r != 0) {
                 return r;
             }

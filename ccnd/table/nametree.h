@@ -18,12 +18,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <ccnx/hashtab.h>
+
 struct nametree;
 
 struct nametree_node {
     struct nametree_node *parent; /* NULL at the root (the empty name) */
-    struct nametree_node *hnext;  /* hash chain */
-    uint64_t hash;
+    struct ccnx_hnode hn;         /* in the tree's table, by the prefix's hash */
     uint32_t ncomps;
     uint32_t children;
     void *data; /* the owning table's payload */

@@ -1,9 +1,11 @@
 /* The pending-Interest table (see pit.h). */
 #include "table/pit.h"
 
-#include "table/dheap.h"
 #include "table/facecount.h"
 #include "table/nametree.h"
+
+#include <ccnx/hashtab.h>
+#include <ccnx/heap.h>
 
 #include <ccnx/ccnb.h>
 #include <ccnx/dtag.h>
@@ -15,11 +17,11 @@
 #include <string.h>
 
 struct pit_entry {
-    struct pit_entry *hnext;                 /* key hash chain */
+    struct ccnx_hnode hn;                    /* in the table, by key hash */
     struct pit_entry *name_prev, *name_next; /* entries with the same Name */
     struct nametree_node *node;              /* that Name's node */
-    struct dheap_node exp;                   /* when: the earliest downstream expiry */
-    uint64_t hash;
+    struct ccnx_heap_node exp;               /* when: the earliest downstream expiry */
+    void *owner;                             /* the forwarder's record of the entry */
     uint64_t expires;
     struct ccnx_interest_parsed pi;
     struct pit_downstream *down;
@@ -29,17 +31,16 @@ struct pit_entry {
     uint8_t msg[]; /* the first Interest */
 };
 
+#define ENTRY_OF(node) CCNX_HTAB_ENTRY(node, struct pit_entry, hn)
+
 struct pit {
-    struct pit_entry **buckets;
-    size_t nbuckets;
+    struct ccnx_htab entries; /* by key */
     struct nametree *names;
     size_t limit;
-    struct dheap expiry; /* entries by their earliest downstream expiry */
+    struct ccnx_heap expiry; /* entries by their earliest downstream expiry */
     void (*expire_hook)(void *arg, struct pit_entry *e);
     void *expire_arg;
-    struct facecount faces; /* downstream records per face */
-    struct facecount ups;   /* upstream records per face: a face with neither
-                             * closes without a walk of the table */
+    struct facecount faces; /* downstream records per face, and each face's list */
     struct pit_stats st;
 };
 
@@ -61,17 +62,16 @@ struct pit *pit_create(size_t limit)
     if (pit == NULL) {
         return NULL;
     }
-    pit->nbuckets = 1024;
-    pit->buckets = calloc(pit->nbuckets, sizeof *pit->buckets);
+    int res = ccnx_htab_init(&pit->entries, 1024);
     pit->names = nametree_create();
-    if (pit->buckets == NULL || pit->names == NULL) {
-        free(pit->buckets);
+    if (res != 0 || pit->names == NULL) {
+        ccnx_htab_free(&pit->entries);
         nametree_destroy(pit->names);
         free(pit);
         return NULL;
     }
     pit->limit = limit;
-    dheap_init(&pit->expiry);
+    ccnx_heap_init(&pit->expiry);
     return pit;
 }
 
@@ -87,19 +87,18 @@ void pit_destroy(struct pit *pit)
     if (pit == NULL) {
         return;
     }
-    for (size_t i = 0; i < pit->nbuckets; i++) {
-        struct pit_entry *e = pit->buckets[i];
-        while (e != NULL) {
-            struct pit_entry *n = e->hnext;
-            entry_free(e);
-            e = n;
+    for (size_t i = 0; i <= pit->entries.mask; i++) {
+        struct ccnx_hnode *x = pit->entries.buckets[i];
+        while (x != NULL) {
+            struct ccnx_hnode *next = x->next;
+            entry_free(ENTRY_OF(x));
+            x = next;
         }
     }
     nametree_destroy(pit->names);
-    dheap_free(&pit->expiry);
+    ccnx_heap_free(&pit->expiry);
     facecount_free(&pit->faces);
-    facecount_free(&pit->ups);
-    free(pit->buckets);
+    ccnx_htab_free(&pit->entries);
     free(pit);
 }
 
@@ -141,12 +140,62 @@ int pit_key_length(const uint8_t *msg, size_t len, const struct ccnx_interest_pa
 static struct pit_entry *find_key(const struct pit *pit, const uint8_t *key, size_t klen,
                                   uint64_t h)
 {
-    for (struct pit_entry *e = pit->buckets[h & (pit->nbuckets - 1)]; e != NULL; e = e->hnext) {
-        if (e->hash == h && e->keylen == klen && memcmp(e->msg, key, klen) == 0) {
+    for (struct ccnx_hnode *x = ccnx_htab_chain(&pit->entries, h); x != NULL; x = x->next) {
+        struct pit_entry *e = ENTRY_OF(x);
+        if (x->hash == h && e->keylen == klen && memcmp(e->msg, key, klen) == 0) {
             return e;
         }
     }
     return NULL;
+}
+
+/* ---- Each face's list of the entries it has a downstream record in ---- */
+
+static struct pit_downstream *down_of(struct pit_entry *e, unsigned faceid)
+{
+    for (uint32_t i = 0; i < e->ndown; i++) {
+        if (e->down[i].faceid == faceid) {
+            return &e->down[i];
+        }
+    }
+    return NULL; /* not reached for a linked record */
+}
+
+/* Puts e (whose record d is) at the head of d's face's list. */
+static void flist_link(struct pit *pit, struct pit_entry *e, struct pit_downstream *d)
+{
+    void **head = facecount_head(&pit->faces, d->faceid);
+    d->fprev = NULL;
+    d->fnext = head != NULL ? *head : NULL;
+    if (d->fnext != NULL) {
+        down_of(d->fnext, d->faceid)->fprev = e;
+    }
+    if (head != NULL) {
+        *head = e;
+    }
+}
+
+static void flist_unlink(struct pit *pit, const struct pit_downstream *d)
+{
+    if (d->fprev != NULL) {
+        down_of(d->fprev, d->faceid)->fnext = d->fnext;
+    } else {
+        void **head = facecount_head(&pit->faces, d->faceid);
+        if (head != NULL) {
+            *head = d->fnext;
+        }
+    }
+    if (d->fnext != NULL) {
+        down_of(d->fnext, d->faceid)->fprev = d->fprev;
+    }
+}
+
+/* Drops a downstream record: out of its face's list and count. */
+static void down_drop(struct pit *pit, const struct pit_downstream *d)
+{
+    flist_unlink(pit, d);
+    facecount_sub(&pit->faces, d->faceid);
+    pit->st.pending--;
 }
 
 static uint64_t earliest_expiry(const struct pit_entry *e)
@@ -184,30 +233,6 @@ struct pit_entry *pit_find(const struct pit *pit, const uint8_t *msg, size_t len
     return pit_key_init(&k, msg, len, pi) == 0 ? pit_find_key(pit, &k) : NULL;
 }
 
-static void grow_buckets(struct pit *pit)
-{
-    if (pit->st.entries < pit->nbuckets) {
-        return;
-    }
-    size_t nb = pit->nbuckets * 2;
-    struct pit_entry **b = calloc(nb, sizeof *b);
-    if (b == NULL) {
-        return; /* slower chains, still correct */
-    }
-    for (size_t i = 0; i < pit->nbuckets; i++) {
-        struct pit_entry *e = pit->buckets[i];
-        while (e != NULL) {
-            struct pit_entry *n = e->hnext;
-            e->hnext = b[e->hash & (nb - 1)];
-            b[e->hash & (nb - 1)] = e;
-            e = n;
-        }
-    }
-    free(pit->buckets);
-    pit->buckets = b;
-    pit->nbuckets = nb;
-}
-
 /* The parse of the Interest moved to the start of its copy. */
 static void rebase_span(struct ccnx_span *s, size_t base)
 {
@@ -237,8 +262,7 @@ static struct pit_entry *entry_new(struct pit *pit, const uint8_t *msg,
     memcpy(e->msg, im, ilen);
     e->len = ilen;
     e->keylen = klen;
-    e->hash = h;
-    dheap_node_init(&e->exp);
+    ccnx_heap_node_init(&e->exp);
     e->pi = *pi;
     rebase_parse(&e->pi, pi->interest.off);
     struct nametree_name nn;
@@ -257,10 +281,7 @@ static struct pit_entry *entry_new(struct pit *pit, const uint8_t *msg,
         e->name_next->name_prev = e;
     }
     e->node->data = e;
-    grow_buckets(pit);
-    size_t b = h & (pit->nbuckets - 1);
-    e->hnext = pit->buckets[b];
-    pit->buckets[b] = e;
+    ccnx_htab_insert(&pit->entries, &e->hn, h);
     pit->st.entries++;
     pit->st.created++;
     return e;
@@ -292,6 +313,7 @@ static int set_downstream(struct pit *pit, struct pit_entry *e,
         pit->st.pending++;
         d = &e->down[e->ndown++];
         d->faceid = faceid;
+        flist_link(pit, e, d);
     }
     /* InterestLifetime is in 1/4096 s. */
     d->expires = now + pi->lifetime * 1000000u / 4096u;
@@ -348,7 +370,7 @@ int pit_insert_key(struct pit *pit, const struct pit_key *k, const uint8_t *msg,
         pit->st.aggregated++;
     }
     if (set_downstream(pit, e, pi, msg, faceid, now) != 0 ||
-        dheap_set(&pit->expiry, &e->exp, earliest_expiry(e)) != 0) {
+        ccnx_heap_set(&pit->expiry, &e->exp, earliest_expiry(e)) != 0) {
         if (res == PIT_NEW) {
             pit_remove(pit, e);
         }
@@ -388,9 +410,6 @@ int pit_entry_sent(struct pit *pit, struct pit_entry *e, unsigned faceid, uint64
         }
         e->up = v;
         e->capup = nc;
-    }
-    if (facecount_add(&pit->ups, faceid) != 0) {
-        return CCNX_E_NOMEM;
     }
     e->up[e->nup++] = (struct pit_upstream){faceid, now, 1};
     return 0;
@@ -456,11 +475,7 @@ size_t pit_match(const struct pit *pit, const uint8_t *cbuf, size_t clen,
 
 void pit_remove(struct pit *pit, struct pit_entry *e)
 {
-    struct pit_entry **pp = &pit->buckets[e->hash & (pit->nbuckets - 1)];
-    while (*pp != e) {
-        pp = &(*pp)->hnext;
-    }
-    *pp = e->hnext;
+    ccnx_htab_remove(&pit->entries, &e->hn);
     if (e->name_prev != NULL) {
         e->name_prev->name_next = e->name_next;
     } else {
@@ -470,14 +485,10 @@ void pit_remove(struct pit *pit, struct pit_entry *e)
         e->name_next->name_prev = e->name_prev;
     }
     nametree_release(pit->names, e->node);
-    dheap_remove(&pit->expiry, &e->exp);
+    ccnx_heap_remove(&pit->expiry, &e->exp);
     for (uint32_t i = 0; i < e->ndown; i++) {
-        facecount_sub(&pit->faces, e->down[i].faceid);
+        down_drop(pit, &e->down[i]);
     }
-    for (uint32_t i = 0; i < e->nup; i++) {
-        facecount_sub(&pit->ups, e->up[i].faceid);
-    }
-    pit->st.pending -= e->ndown;
     pit->st.entries--;
     entry_free(e);
 }
@@ -488,17 +499,16 @@ void pit_consume(struct pit *pit, struct pit_entry *e)
     pit_remove(pit, e);
 }
 
-/* Drops the downstream records of faceid (by_face) or those expired by now;
- * 1 when the entry is left without any. */
-static int prune(struct pit *pit, struct pit_entry *e, uint64_t now, unsigned faceid, int by_face)
+/* Drops the downstream records expired by now; 1 when the entry is left
+ * without any. */
+static int prune(struct pit *pit, struct pit_entry *e, uint64_t now)
 {
     uint32_t k = 0;
     e->expires = 0;
     for (uint32_t i = 0; i < e->ndown; i++) {
         const struct pit_downstream *d = &e->down[i];
-        if (by_face ? d->faceid == faceid : d->expires <= now) {
-            facecount_sub(&pit->faces, d->faceid);
-            pit->st.pending--;
+        if (d->expires <= now) {
+            down_drop(pit, d);
             continue;
         }
         if (d->expires > e->expires) {
@@ -513,17 +523,17 @@ static int prune(struct pit *pit, struct pit_entry *e, uint64_t now, unsigned fa
 size_t pit_expire(struct pit *pit, uint64_t now)
 {
     size_t n = 0;
-    struct dheap_node *x;
-    while ((x = dheap_top(&pit->expiry)) != NULL && x->when <= now) {
+    struct ccnx_heap_node *x;
+    while ((x = ccnx_heap_top(&pit->expiry)) != NULL && x->when <= now) {
         struct pit_entry *e = (struct pit_entry *)((uint8_t *)x - offsetof(struct pit_entry, exp));
-        if (prune(pit, e, now, 0, 0)) {
+        if (prune(pit, e, now)) {
             if (pit->expire_hook != NULL) {
                 pit->expire_hook(pit->expire_arg, e);
             }
             pit_remove(pit, e);
             n++;
         } else {
-            dheap_set(&pit->expiry, x, earliest_expiry(e)); /* moving a node never fails */
+            ccnx_heap_set(&pit->expiry, x, earliest_expiry(e)); /* moving a node never fails */
         }
     }
     pit->st.expired += n;
@@ -532,38 +542,45 @@ size_t pit_expire(struct pit *pit, uint64_t now)
 
 uint64_t pit_next_expiry(const struct pit *pit)
 {
-    return dheap_next(&pit->expiry);
+    return ccnx_heap_next(&pit->expiry);
 }
 
-size_t pit_remove_face(struct pit *pit, unsigned faceid)
+size_t pit_remove_face(struct pit *pit, unsigned faceid,
+                       void (*dropping)(void *arg, struct pit_entry *e), void *arg)
 {
     size_t removed = 0;
-    if (facecount_get(&pit->faces, faceid) == 0 && facecount_get(&pit->ups, faceid) == 0) {
-        return 0; /* most closing faces: a tool whose Interests were answered */
-    }
-    for (size_t b = 0; b < pit->nbuckets; b++) {
-        struct pit_entry *e = pit->buckets[b];
-        while (e != NULL) {
-            struct pit_entry *n = e->hnext;
-            uint32_t k = 0;
-            for (uint32_t i = 0; i < e->nup; i++) {
-                if (e->up[i].faceid != faceid) {
-                    e->up[k++] = e->up[i];
-                } else {
-                    facecount_sub(&pit->ups, faceid);
-                }
+    void **head;
+    while ((head = facecount_head(&pit->faces, faceid)) != NULL && *head != NULL) {
+        struct pit_entry *e = *head;
+        struct pit_downstream *d = down_of(e, faceid);
+        pit->st.face_visits++;
+        down_drop(pit, d);
+        *d = e->down[--e->ndown]; /* records keep no order */
+        if (e->ndown == 0) {
+            if (dropping != NULL) {
+                dropping(arg, e);
             }
-            e->nup = k;
-            if (prune(pit, e, 0, faceid, 1)) {
-                pit_remove(pit, e);
-                removed++;
-            } else {
-                dheap_set(&pit->expiry, &e->exp, earliest_expiry(e));
+            pit_remove(pit, e);
+            removed++;
+        } else {
+            e->expires = 0;
+            for (uint32_t i = 0; i < e->ndown; i++) {
+                e->expires = e->down[i].expires > e->expires ? e->down[i].expires : e->expires;
             }
-            e = n;
+            ccnx_heap_set(&pit->expiry, &e->exp, earliest_expiry(e)); /* in already */
         }
     }
     return removed;
+}
+
+void *pit_entry_owner(const struct pit_entry *e)
+{
+    return e->owner;
+}
+
+void pit_entry_set_owner(struct pit_entry *e, void *owner)
+{
+    e->owner = owner;
 }
 
 const uint8_t *pit_entry_interest(const struct pit_entry *e, size_t *len,

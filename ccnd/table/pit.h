@@ -42,6 +42,10 @@ struct pit_entry;
 
 struct pit_downstream {
     unsigned faceid;
+    /* The entries before and after this one in the list of entries the
+     * face has a downstream record in (the table's: a closing face drops
+     * its records without a walk of the table). */
+    struct pit_entry *fprev, *fnext;
     uint64_t expires;
     uint8_t nonce_len;
     uint8_t nonce[PIT_NONCE_MAX];
@@ -62,6 +66,7 @@ struct pit_stats {
     uint64_t refused_share; /* of those, refused because the face held its share */
     uint64_t satisfied;     /* entries consumed by content */
     uint64_t expired;       /* entries dropped by pit_expire */
+    uint64_t face_visits;   /* entries pit_remove_face looked at: only the face's own */
 };
 
 /* Allocates an empty table holding at most `limit` entries. */
@@ -132,10 +137,18 @@ uint64_t pit_next_expiry(const struct pit *pit);
  * owner keeping per-entry state can drop it in the same pass); NULL for
  * none. The hook must not change the table. */
 void pit_set_expire_hook(struct pit *pit, void (*fn)(void *arg, struct pit_entry *e), void *arg);
-/* Drops a closed face's downstream and upstream records, and entries left
- * without downstreams; returns the number of entries dropped. A face with
- * no record costs no walk of the table. */
-size_t pit_remove_face(struct pit *pit, unsigned faceid);
+/* A face closed: its downstream records go, found through the face's own
+ * list (no walk of the table), and so do the entries left without any;
+ * `dropping` (may be NULL) is called with each entry about to go. Its
+ * upstream records are left: a face id is never reused, and they go with
+ * their entries. Returns the entries dropped. */
+size_t pit_remove_face(struct pit *pit, unsigned faceid,
+                       void (*dropping)(void *arg, struct pit_entry *e), void *arg);
+
+/* One pointer the table keeps for the entry's owner (the forwarder's
+ * record of it), NULL until set. */
+void *pit_entry_owner(const struct pit_entry *e);
+void pit_entry_set_owner(struct pit_entry *e, void *owner);
 
 /* The stored Interest (the first that created the entry) and its parse. */
 const uint8_t *pit_entry_interest(const struct pit_entry *e, size_t *len,

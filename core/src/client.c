@@ -45,57 +45,36 @@ void client_set_error(struct ccnx_client *c, const char *fmt, ...)
 
 /* ---- Timers ---- */
 
-void client_timer_arm(struct ccnx_client *c, struct client_timer *t, int64_t due)
+#define TIMER_OF(x) ((struct client_timer *)((char *)(x)-offsetof(struct client_timer, node)))
+
+void client_timer_init(struct client_timer *t, ccnx_timer_fn fn, void *arg)
 {
-    client_timer_disarm(c, t);
-    t->due = due;
-    t->armed = 1;
-    struct client_timer *after = c->timers_tail;
-    while (after != NULL && after->due > due) {
-        after = after->prev;
-    }
-    t->prev = after;
-    t->next = after != NULL ? after->next : c->timers;
-    if (t->next != NULL) {
-        t->next->prev = t;
-    } else {
-        c->timers_tail = t;
-    }
-    if (after != NULL) {
-        after->next = t;
-    } else {
-        c->timers = t;
-    }
+    ccnx_heap_node_init(&t->node);
+    t->fn = fn;
+    t->arg = arg;
+}
+
+int client_timer_arm(struct ccnx_client *c, struct client_timer *t, int64_t due)
+{
+    return ccnx_heap_set(&c->timers, &t->node, due > 0 ? (uint64_t)due : 0);
 }
 
 void client_timer_disarm(struct ccnx_client *c, struct client_timer *t)
 {
-    if (!t->armed) {
-        return;
-    }
-    if (t->prev != NULL) {
-        t->prev->next = t->next;
-    } else {
-        c->timers = t->next;
-    }
-    if (t->next != NULL) {
-        t->next->prev = t->prev;
-    } else {
-        c->timers_tail = t->prev;
-    }
-    t->prev = t->next = NULL;
-    t->armed = 0;
+    ccnx_heap_remove(&c->timers, &t->node);
 }
 
 static void run_due_timers(struct ccnx_client *c)
 {
-    int64_t now = ccnx_client_now_ms();
-    /* Timers armed by these callbacks for "now" wait for the next round, so
-     * a callback that re-arms itself with delay 0 cannot starve the loop. */
-    int64_t limit = now;
-    while (c->timers != NULL && c->timers->due <= limit && !c->stop) {
-        struct client_timer *t = c->timers;
-        client_timer_disarm(c, t);
+    uint64_t now = (uint64_t)ccnx_client_now_ms();
+    /* Timers armed by these callbacks wait for the next round, so a
+     * callback that re-arms itself with delay 0 cannot starve the loop. */
+    uint64_t limit = c->timers.sets;
+    struct ccnx_heap_node *x;
+    while ((x = ccnx_heap_top(&c->timers)) != NULL && x->when <= now && x->order < limit &&
+           !c->stop) {
+        ccnx_heap_remove(&c->timers, x);
+        struct client_timer *t = TIMER_OF(x);
         t->fn(t->arg);
     }
 }
@@ -132,11 +111,13 @@ int ccnx_client_schedule(struct ccnx_client *c, int delay_ms, ccnx_timer_fn fn, 
     u->owner = c;
     u->fn = fn;
     u->arg = arg;
-    u->timer.fn = user_timer_fire;
-    u->timer.arg = u;
+    client_timer_init(&u->timer, user_timer_fire, u);
+    if (client_timer_arm(c, &u->timer, ccnx_client_now_ms() + (delay_ms > 0 ? delay_ms : 0)) != 0) {
+        free(u);
+        return CCNX_E_NOMEM;
+    }
     u->next = c->user_timers;
     c->user_timers = u;
-    client_timer_arm(c, &u->timer, ccnx_client_now_ms() + (delay_ms > 0 ? delay_ms : 0));
     if (id != NULL) {
         *id = u->id;
     }
@@ -278,8 +259,8 @@ int ccnx_client_open(struct ccnx_client **out)
     c->reconnect = 1;
     ccnx_buf_init(&c->in);
     ccnx_buf_init(&c->out);
-    c->reconnect_timer.fn = try_reconnect;
-    c->reconnect_timer.arg = c;
+    client_timer_init(&c->reconnect_timer, try_reconnect, c);
+    ccnx_heap_init(&c->timers);
     return client_connect(c);
 }
 
@@ -307,6 +288,7 @@ void ccnx_client_destroy(struct ccnx_client *c)
     }
     ccnx_buf_free(&c->in);
     ccnx_buf_free(&c->out);
+    ccnx_heap_free(&c->timers);
     free(c);
 }
 
@@ -518,10 +500,10 @@ int ccnx_client_timeout_ms(const struct ccnx_client *c)
     if (c->in_scan < c->in.len) {
         return 0; /* elements left unread when the loop was stopped */
     }
-    if (c->timers == NULL) {
+    if (ccnx_heap_top(&c->timers) == NULL) {
         return -1;
     }
-    int64_t left = c->timers->due - ccnx_client_now_ms();
+    int64_t left = (int64_t)ccnx_heap_next(&c->timers) - ccnx_client_now_ms();
     return left <= 0 ? 0 : left > INT32_MAX ? INT32_MAX : (int)left;
 }
 

@@ -247,8 +247,7 @@ int ccnx_client_set_filter(struct ccnx_client *c, const struct ccnx_name *prefix
     f->arg = arg;
     f->state = mode == CCNX_FILTER_REGISTER ? 0 : 1;
     f->face_id = -1;
-    f->refresh.fn = refresh_due;
-    f->refresh.arg = f;
+    client_timer_init(&f->refresh, refresh_due, f);
     struct filter **pp = &c->filters;
     while (*pp != NULL && (*pp)->prefix_count >= f->prefix_count) {
         pp = &(*pp)->next;

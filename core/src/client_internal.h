@@ -6,16 +6,16 @@
 
 #include <ccnx/ccnb.h>
 #include <ccnx/client.h>
+#include <ccnx/hashtab.h>
+#include <ccnx/heap.h>
 
-/* One timer; lives inside whatever it serves, so arming never allocates.
- * Armed timers form a list sorted by due time: most timers are armed with
- * the same delay, so insertion from the tail is nearly always O(1). */
+/* One timer; lives inside whatever it serves. Armed timers sit in the
+ * client's deadline heap (when: the due time in ms); equal due times fire
+ * in the order they were armed. */
 struct client_timer {
-    int64_t due;
+    struct ccnx_heap_node node;
     ccnx_timer_fn fn;
     void *arg;
-    struct client_timer *prev, *next;
-    int armed;
 };
 
 /* An expressed Interest waiting for content. Indexed twice: by a hash of its
@@ -29,7 +29,9 @@ struct pending {
     int digest_last; /* last component may be an implicit digest (32 bytes) */
     int delivering;  /* taken out of the name index, callback due */
     int cancelled;   /* cancelled while delivering */
-    struct pending *name_next, *id_next;
+    int named;       /* in the name index */
+    struct ccnx_hnode by_name, by_id;
+    struct pending *list_next; /* on a list of Interests being delivered */
     struct client_timer timer;
     struct ccnx_express_opts opts;
     unsigned tries_left;
@@ -41,9 +43,9 @@ struct pending {
 };
 
 struct pending_table {
-    struct pending **by_name;
-    struct pending **by_id;
-    size_t mask; /* buckets - 1 */
+    struct ccnx_htab by_name; /* hash: the name's (mixed) */
+    struct ccnx_htab by_id;   /* hash: the id (mixed); its count is the table's */
+    int ready;                /* the tables are allocated (on first use) */
     size_t count;
     size_t digest_candidates; /* pending with digest_last set */
 };
@@ -88,8 +90,7 @@ struct ccnx_client {
     struct ccnx_buf out;
     size_t out_off;
     uint64_t next_id;
-    struct client_timer *timers; /* head: earliest due */
-    struct client_timer *timers_tail;
+    struct ccnx_heap timers;
     struct client_timer reconnect_timer;
     struct pending_table pending;
     struct filter *filters;
@@ -104,7 +105,10 @@ struct ccnx_client {
 /* client.c */
 void client_set_error(struct ccnx_client *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-void client_timer_arm(struct ccnx_client *c, struct client_timer *t, int64_t due);
+/* Before a timer's first use. */
+void client_timer_init(struct client_timer *t, ccnx_timer_fn fn, void *arg);
+/* (Re)arms t for `due` (ms); 0, or CCNX_E_NOMEM when the heap cannot grow. */
+int client_timer_arm(struct ccnx_client *c, struct client_timer *t, int64_t due);
 void client_timer_disarm(struct ccnx_client *c, struct client_timer *t);
 /* Queues bytes for ccnd; nothing is queued while disconnected. */
 int client_send(struct ccnx_client *c, const uint8_t *p, size_t n);

@@ -64,57 +64,27 @@ static int prefix_hashes(const uint8_t *buf, struct ccnx_span name, uint64_t *ha
 
 /* ---- The two indexes ---- */
 
-static size_t bucket_of(const struct pending_table *t, uint64_t key)
-{
-    return (size_t)(key ^ (key >> 29)) & t->mask;
-}
+#define BY_NAME(x) CCNX_HTAB_ENTRY(x, struct pending, by_name)
+#define BY_ID(x)   CCNX_HTAB_ENTRY(x, struct pending, by_id)
 
-static int table_grow(struct pending_table *t)
+static uint64_t mixed(uint64_t key)
 {
-    size_t n = t->by_name == NULL ? MIN_BUCKETS : (t->mask + 1) * 2;
-    struct pending **by_name = calloc(n, sizeof *by_name);
-    struct pending **by_id = calloc(n, sizeof *by_id);
-    if (by_name == NULL || by_id == NULL) {
-        free(by_name);
-        free(by_id);
-        return CCNX_E_NOMEM;
-    }
-    size_t old = t->by_name == NULL ? 0 : t->mask + 1;
-    struct pending_table grown = {by_name, by_id, n - 1, t->count, t->digest_candidates};
-    for (size_t b = 0; b < old; b++) {
-        for (struct pending *p = t->by_name[b], *next; p != NULL; p = next) {
-            next = p->name_next;
-            size_t i = bucket_of(&grown, p->name_hash);
-            p->name_next = by_name[i];
-            by_name[i] = p;
-        }
-        for (struct pending *p = t->by_id[b], *next; p != NULL; p = next) {
-            next = p->id_next;
-            size_t i = bucket_of(&grown, p->id);
-            p->id_next = by_id[i];
-            by_id[i] = p;
-        }
-    }
-    free(t->by_name);
-    free(t->by_id);
-    *t = grown;
-    return 0;
+    return key ^ (key >> 29);
 }
 
 static int table_insert(struct pending_table *t, struct pending *p)
 {
-    if (t->by_name == NULL || t->count >= t->mask + 1) {
-        int res = table_grow(t);
-        if (res != 0) {
-            return res;
+    if (!t->ready) {
+        if (ccnx_htab_init(&t->by_name, MIN_BUCKETS) != 0 ||
+            ccnx_htab_init(&t->by_id, MIN_BUCKETS) != 0) {
+            ccnx_htab_free(&t->by_name);
+            return CCNX_E_NOMEM;
         }
+        t->ready = 1;
     }
-    size_t i = bucket_of(t, p->name_hash);
-    p->name_next = t->by_name[i];
-    t->by_name[i] = p;
-    i = bucket_of(t, p->id);
-    p->id_next = t->by_id[i];
-    t->by_id[i] = p;
+    ccnx_htab_insert(&t->by_name, &p->by_name, mixed(p->name_hash));
+    ccnx_htab_insert(&t->by_id, &p->by_id, mixed(p->id));
+    p->named = 1;
     t->count++;
     t->digest_candidates += p->digest_last;
     return 0;
@@ -122,38 +92,31 @@ static int table_insert(struct pending_table *t, struct pending *p)
 
 static void unlink_name(struct pending_table *t, struct pending *p)
 {
-    struct pending **pp = &t->by_name[bucket_of(t, p->name_hash)];
-    while (*pp != NULL && *pp != p) {
-        pp = &(*pp)->name_next;
-    }
-    if (*pp == p) {
-        *pp = p->name_next;
+    if (p->named) {
+        ccnx_htab_remove(&t->by_name, &p->by_name);
+        p->named = 0;
         t->digest_candidates -= p->digest_last;
     }
 }
 
 static void unlink_id(struct pending_table *t, struct pending *p)
 {
-    struct pending **pp = &t->by_id[bucket_of(t, p->id)];
-    while (*pp != NULL && *pp != p) {
-        pp = &(*pp)->id_next;
-    }
-    if (*pp == p) {
-        *pp = p->id_next;
-        t->count--;
-    }
+    ccnx_htab_remove(&t->by_id, &p->by_id);
+    t->count = t->by_id.count;
 }
 
 static struct pending *find_id(const struct pending_table *t, uint64_t id)
 {
-    if (t->by_id == NULL) {
+    if (!t->ready) {
         return NULL;
     }
-    struct pending *p = t->by_id[bucket_of(t, id)];
-    while (p != NULL && p->id != id) {
-        p = p->id_next;
+    uint64_t h = mixed(id);
+    for (struct ccnx_hnode *x = ccnx_htab_chain(&t->by_id, h); x != NULL; x = x->next) {
+        if (x->hash == h && BY_ID(x)->id == id) {
+            return BY_ID(x);
+        }
     }
-    return p;
+    return NULL;
 }
 
 static void pending_free(struct pending *p)
@@ -164,14 +127,14 @@ static void pending_free(struct pending *p)
 
 void pending_table_free(struct pending_table *t)
 {
-    for (size_t b = 0; t->by_id != NULL && b <= t->mask; b++) {
-        for (struct pending *p = t->by_id[b], *next; p != NULL; p = next) {
-            next = p->id_next;
-            pending_free(p);
+    for (size_t b = 0; t->ready && b <= t->by_id.mask; b++) {
+        for (struct ccnx_hnode *x = t->by_id.buckets[b], *next; x != NULL; x = next) {
+            next = x->next;
+            pending_free(BY_ID(x));
         }
     }
-    free(t->by_name);
-    free(t->by_id);
+    ccnx_htab_free(&t->by_name);
+    ccnx_htab_free(&t->by_id);
     memset(t, 0, sizeof *t);
 }
 
@@ -190,7 +153,7 @@ static void pending_expired(void *arg);
 
 /* Starts an attempt: its end, and the timer at the end or at the first
  * re-expression, whichever comes first. */
-static void attempt_start(struct ccnx_client *c, struct pending *p)
+static int attempt_start(struct ccnx_client *c, struct pending *p)
 {
     int64_t now = ccnx_client_now_ms();
     p->attempt_end_ms = now + attempt_ms(p);
@@ -198,7 +161,7 @@ static void attempt_start(struct ccnx_client *c, struct pending *p)
     int64_t at = p->next_send_ms > 0 && now + p->next_send_ms < p->attempt_end_ms
                      ? now + p->next_send_ms
                      : p->attempt_end_ms;
-    client_timer_arm(c, &p->timer, at);
+    return client_timer_arm(c, &p->timer, at);
 }
 
 /* Within an attempt: sends the Interest again and doubles the wait. 0 when
@@ -232,8 +195,7 @@ static struct pending *pending_new(struct ccnx_client *c, const uint8_t *interes
     p->owner = c;
     p->opts = *opts;
     p->tries_left = opts->retries;
-    p->timer.fn = pending_expired;
-    p->timer.arg = p;
+    client_timer_init(&p->timer, pending_expired, p);
     return p;
 }
 
@@ -266,7 +228,12 @@ int ccnx_client_express(struct ccnx_client *c, const uint8_t *interest, size_t l
         pending_free(p);
         return res;
     }
-    attempt_start(c, p);
+    if (attempt_start(c, p) != 0) {
+        unlink_name(&c->pending, p);
+        unlink_id(&c->pending, p);
+        pending_free(p);
+        return CCNX_E_NOMEM;
+    }
     if (id != NULL) {
         *id = p->id;
     }
@@ -282,7 +249,7 @@ static void pending_expired(void *arg)
     }
     if (p->tries_left > 0) {
         p->tries_left--;
-        attempt_start(c, p);
+        attempt_start(c, p); /* the timer just left the heap: there is room for it */
         client_send(c, p->msg, p->len);
         return;
     }
@@ -321,8 +288,9 @@ size_t ccnx_client_pending_count(const struct ccnx_client *c)
 void pending_resend_all(struct ccnx_client *c)
 {
     struct pending_table *t = &c->pending;
-    for (size_t b = 0; t->by_id != NULL && b <= t->mask; b++) {
-        for (struct pending *p = t->by_id[b]; p != NULL; p = p->id_next) {
+    for (size_t b = 0; t->ready && b <= t->by_id.mask; b++) {
+        for (struct ccnx_hnode *x = t->by_id.buckets[b]; x != NULL; x = x->next) {
+            struct pending *p = BY_ID(x);
             if (!p->delivering) {
                 client_send(c, p->msg, p->len);
             }
@@ -331,18 +299,18 @@ void pending_resend_all(struct ccnx_client *c)
 }
 
 /* Takes every pending Interest out of the name index (they stay findable by
- * id, marked delivering) into a list linked through name_next. */
+ * id, marked delivering) into a list linked through list_next. */
 static struct pending *take_all(struct ccnx_client *c)
 {
     struct pending *list = NULL;
     struct pending_table *t = &c->pending;
-    for (size_t b = 0; t->by_name != NULL && b <= t->mask; b++) {
-        while (t->by_name[b] != NULL) {
-            struct pending *p = t->by_name[b];
+    for (size_t b = 0; t->ready && b <= t->by_name.mask; b++) {
+        while (t->by_name.buckets[b] != NULL) {
+            struct pending *p = BY_NAME(t->by_name.buckets[b]);
             unlink_name(t, p);
             client_timer_disarm(c, &p->timer);
             p->delivering = 1;
-            p->name_next = list;
+            p->list_next = list;
             list = p;
         }
     }
@@ -354,7 +322,7 @@ void pending_fail_all(struct ccnx_client *c)
     struct pending *list = take_all(c);
     while (list != NULL) {
         struct pending *p = list;
-        list = p->name_next;
+        list = p->list_next;
         unlink_id(&c->pending, p);
         if (!p->cancelled && p->opts.on_timeout != NULL) {
             p->opts.on_timeout(p->opts.arg);
@@ -379,18 +347,20 @@ static void collect(struct ccnx_client *c, struct arrival *a, uint64_t hash, uin
                     struct pending **list)
 {
     struct pending_table *t = &c->pending;
-    struct pending *p = t->by_name[bucket_of(t, hash)];
-    while (p != NULL) {
-        struct pending *next = p->name_next;
-        if (p->name_hash == hash && p->name_count == count &&
+    uint64_t h = mixed(hash);
+    struct ccnx_hnode *x = ccnx_htab_chain(&t->by_name, h);
+    while (x != NULL) {
+        struct ccnx_hnode *next = x->next;
+        struct pending *p = BY_NAME(x);
+        if (x->hash == h && p->name_hash == hash && p->name_count == count &&
             ccnx_match(p->msg, &p->pi, a->obj, a->len, &a->pc, a->have_digest ? a->digest : NULL)) {
             unlink_name(t, p);
             client_timer_disarm(c, &p->timer);
             p->delivering = 1;
-            p->name_next = *list;
+            p->list_next = *list;
             *list = p;
         }
-        p = next;
+        x = next;
     }
 }
 
@@ -430,7 +400,7 @@ void pending_dispatch_content(struct ccnx_client *c, const uint8_t *obj, size_t 
     struct pending *list = collect_matches(c, &a);
     while (list != NULL) {
         struct pending *p = list;
-        list = p->name_next;
+        list = p->list_next;
         unlink_id(&c->pending, p);
         if (!p->cancelled && p->opts.on_content != NULL) {
             p->opts.on_content(p->opts.arg, obj, len, &a.pc);

@@ -540,6 +540,40 @@ static void test_ccnputfile_repository_unconfirmed(void **state)
     assert_output_has("ccnputfile", "err", "the repository fetched 21 of 21 segments");
 }
 
+/* Interrupted while the repository has fetched nothing yet: ccnputfile
+ * says so and exits 1; it never says "stored". */
+static void test_ccnputfile_repository_interrupted(void **state)
+{
+    (void)state;
+    static uint8_t content[20500];
+    fill(content, sizeof content);
+    char file[128];
+    path_in_dir(file, sizeof file, "intr.bin");
+    write_file(file, content, sizeof content);
+    struct fake_repo r;
+    fake_repo_start(&r, "ccnx:/pub/repo");
+    const char *args[] = {"-v", "-b", "1000", "ccnx:/pub/repo/intr", file, NULL};
+    pid_t pid = spawn("ccnputfile", args, NULL);
+    fake_repo_wait_asked(&r);
+    /* until ccnputfile has the answer and waits for the fetch */
+    struct ccnx_buf err = CCNX_BUF_INIT;
+    int64_t end = ccnx_client_now_ms() + 10000;
+    do {
+        ccnx_client_run(r.c, 20);
+        read_output("ccnputfile", "err", &err);
+    } while (strstr((const char *)err.data, "accepted the start-write") == NULL &&
+             ccnx_client_now_ms() < end);
+    assert_int_equal(kill(pid, SIGINT), 0);
+    assert_int_equal(wait_exit(pid, 10000), 1);
+    assert_output_has("ccnputfile", "err", "interrupted storing ccnx:/pub/repo/intr/%FD");
+    read_output("ccnputfile", "err", &err);
+    assert_null(strstr((const char *)err.data, "stored "));
+    ccnx_buf_free(&err);
+    ccnx_buf_free(&r.final);
+    ccnx_name_free(&r.versioned);
+    ccnx_client_destroy(r.c);
+}
+
 /* ---- ccnseqwriter ---- */
 
 static void test_ccnseqwriter_stream(void **state)
@@ -587,6 +621,7 @@ int main(void)
         cmocka_unit_test(test_ccnputfile_errors),
         cmocka_unit_test(test_ccnputfile_into_repository),
         cmocka_unit_test(test_ccnputfile_repository_unconfirmed),
+        cmocka_unit_test(test_ccnputfile_repository_interrupted),
         cmocka_unit_test(test_ccnseqwriter_stream),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

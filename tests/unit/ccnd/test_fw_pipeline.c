@@ -469,6 +469,37 @@ static void test_expiry_and_face_destroyed(void **state)
     net_free(net);
 }
 
+/* The strategy's memory of a prefix hangs on its FIB node: one per prefix
+ * Interests went under, kept while a pending Interest uses it, gone with
+ * the prefix's last registration. */
+static void test_strategy_memory_trimmed(void **state)
+{
+    (void)state;
+    struct net *net = net_new(1);
+    struct node *n = &net->nodes[0];
+    face(n, 1, 1);
+    face(n, 2, 0);
+    face(n, 3, 0);
+    route(n, "ccnx:/m/a", 2, FWD);
+    route(n, "ccnx:/m/b", 3, FWD);
+    express(n, 1, "ccnx:/m/a/1", 0);
+    express(n, 1, "ccnx:/m/a/2", 0);
+    express(n, 1, "ccnx:/m/b/1", 0);
+    assert_int_equal(fw_strategy_memories(n->fw), 2);
+    produce(n, 2, "ccnx:/m/a/1", 10);
+    /* /m/a's face goes while /m/a/2 still waits: its memory stays until
+     * that Interest is done, then goes with the prefix */
+    fw_on_face_destroyed(n->fw, 2);
+    assert_int_equal(fib_prefix_count(fw_fib(n->fw)), 1);
+    assert_int_equal(fw_strategy_memories(n->fw), 2);
+    fw_tick(n->fw, 5 * SEC);
+    assert_int_equal(pit_count(fw_pit(n->fw)), 0);
+    assert_int_equal(fw_strategy_memories(n->fw), 1);
+    fw_on_face_destroyed(n->fw, 3);
+    assert_int_equal(fw_strategy_memories(n->fw), 0);
+    net_free(net);
+}
+
 /* An Interest sent again once its lifetime is over starts a new entry, and
  * so is forwarded by a route added meanwhile, whether or not a tick ran in
  * between to retire the old one. Before that, Interests with new nonces
@@ -769,6 +800,7 @@ int main(void)
         cmocka_unit_test(test_aok_skips_cs),
         cmocka_unit_test(test_longest_prefix_and_flags),
         cmocka_unit_test(test_expiry_and_face_destroyed),
+        cmocka_unit_test(test_strategy_memory_trimmed),
         cmocka_unit_test(test_resend_after_lifetime),
         cmocka_unit_test(test_internal_hook),
         cmocka_unit_test(test_localhost_not_for_neighbours),

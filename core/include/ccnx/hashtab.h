@@ -1,0 +1,51 @@
+/* An intrusive hash table with chaining: the nodes live in their owners'
+ * structs and carry their full hash, so the table never allocates per
+ * entry and never hashes twice; owners get back from a node with
+ * CCNX_HTAB_ENTRY. The bucket array doubles when the table holds as many
+ * nodes as buckets (and stays as it is if memory runs out: chains grow
+ * longer, nothing is lost). Lookups walk one chain comparing hashes, then
+ * whatever the owner compares. One table type serves ccnd's PIT, name
+ * tree and UDP peers and the client library's pending Interests. */
+#ifndef CCNX_HASHTAB_H
+#define CCNX_HASHTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <ccnx/api.h>
+
+CCNX_API_BEGIN
+
+struct ccnx_hnode {
+    struct ccnx_hnode *next; /* in its bucket's chain */
+    uint64_t hash;
+};
+
+struct ccnx_htab {
+    struct ccnx_hnode **buckets;
+    size_t mask; /* buckets - 1: a power of two less one */
+    size_t count;
+};
+
+#define CCNX_HTAB_ENTRY(node, type, member) ((type *)((char *)(node)-offsetof(type, member)))
+
+/* An empty table of at least `buckets` buckets (rounded up to a power of
+ * two). 0, or CCNX_E_NOMEM. */
+int ccnx_htab_init(struct ccnx_htab *t, size_t buckets);
+/* Frees the bucket array; the nodes are the owners'. */
+void ccnx_htab_free(struct ccnx_htab *t);
+/* Adds n with its hash (n must not be in a table). */
+void ccnx_htab_insert(struct ccnx_htab *t, struct ccnx_hnode *n, uint64_t hash);
+/* Takes n out (n must be in t). */
+void ccnx_htab_remove(struct ccnx_htab *t, struct ccnx_hnode *n);
+
+/* The chain where nodes of `hash` are: walk it with ->next and compare
+ * ->hash first. */
+static inline struct ccnx_hnode *ccnx_htab_chain(const struct ccnx_htab *t, uint64_t hash)
+{
+    return t->buckets[hash & t->mask];
+}
+
+CCNX_API_END
+
+#endif
