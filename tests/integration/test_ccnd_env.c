@@ -181,9 +181,17 @@ static long failover_ms(const struct tu_ccnd *d)
     send_interest(cons, "ccnx:/rte/item");
     struct ccnx_buf got = CCNX_BUF_INIT;
     struct pollfd p[2] = {{p1, POLLIN, 0}, {p2, POLLIN, 0}};
-    assert_int_equal(poll(p, 2, 3000), 1); /* exactly one of them first */
-    int other = (p[0].revents & POLLIN) ? p2 : p1;
-    long ms = tu_try_read_element(other, &got, 3000) ? ms_since(&t0) : -1;
+    int ready = poll(p, 2, 3000);
+    assert_true(ready >= 1);
+    long ms;
+    if (ready == 2) {
+        /* both had it by the time this process ran again (a busy
+         * machine): the second came no later than now */
+        ms = ms_since(&t0);
+    } else {
+        int other = (p[0].revents & POLLIN) ? p2 : p1;
+        ms = tu_try_read_element(other, &got, 3000) ? ms_since(&t0) : -1;
+    }
     close(p1);
     close(p2);
     close(cons);
@@ -198,8 +206,10 @@ static void test_rte_limit(void **state)
     start_with(&slow, 0, "CCND_MAX_RTE_MICROSEC", "1000000");
     start_with(&quick, 1, NULL, NULL); /* the default, 160 ms */
     long s = failover_ms(&slow), q = failover_ms(&quick);
+    /* 1 s against the default 160 ms; the bounds leave room for a busy
+     * machine, whose delays only lengthen what is measured */
     assert_true(s >= 900 && s < 2500);
-    assert_true(q >= 0 && q < 600);
+    assert_true(q >= 0 && q < 900);
     tu_ccnd_stop(&slow);
     tu_ccnd_stop(&quick);
 }
