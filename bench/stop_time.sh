@@ -48,7 +48,7 @@ for r in $(seq "$ROUNDS"); do
         exec {fd}<>"/dev/tcp/127.0.0.1/$CCN_LOCAL_PORT" || { echo "connection refused" >&2; exit 1; }
         fds+=("$fd")
     done
-    until [ "$("$B/ccndstatus" -j | grep -c '"kind":"tcp"')" -gt "$FACES" ]; do sleep 0.05; done
+    until [ "$("$B/ccndstatus" -j | grep -c '"kind":"tcp"')" -ge "$FACES" ]; do sleep 0.05; done
     t=$(date +%s%N)
     "$B/ccndstop" >/dev/null 2>&1
     ccnd_ms=$(ms_since "$t")
