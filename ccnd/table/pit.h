@@ -24,6 +24,8 @@
  * Expiry: pit_expire drops downstream records past their expiry, and
  * entries left with none. Entries sit in a deadline heap by their earliest
  * downstream expiry, so it visits only entries with something expired.
+ * A closing face: each face's downstream records are threaded into a list
+ * of the entries that hold them, so pit_remove_face visits those alone.
  */
 #ifndef CCND_TABLE_PIT_H
 #define CCND_TABLE_PIT_H
