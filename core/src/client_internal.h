@@ -46,7 +46,6 @@ struct pending_table {
     struct ccnx_htab by_name; /* hash: the name's (mixed) */
     struct ccnx_htab by_id;   /* hash: the id (mixed); its count is the table's */
     int ready;                /* the tables are allocated (on first use) */
-    size_t count;
     size_t digest_candidates; /* pending with digest_last set */
 };
 

@@ -85,7 +85,6 @@ static int table_insert(struct pending_table *t, struct pending *p)
     ccnx_htab_insert(&t->by_name, &p->by_name, mixed(p->name_hash));
     ccnx_htab_insert(&t->by_id, &p->by_id, mixed(p->id));
     p->named = 1;
-    t->count++;
     t->digest_candidates += p->digest_last;
     return 0;
 }
@@ -102,7 +101,6 @@ static void unlink_name(struct pending_table *t, struct pending *p)
 static void unlink_id(struct pending_table *t, struct pending *p)
 {
     ccnx_htab_remove(&t->by_id, &p->by_id);
-    t->count = t->by_id.count;
 }
 
 static struct pending *find_id(const struct pending_table *t, uint64_t id)
@@ -282,7 +280,7 @@ int ccnx_client_cancel(struct ccnx_client *c, uint64_t id)
 
 size_t ccnx_client_pending_count(const struct ccnx_client *c)
 {
-    return c->pending.count;
+    return c->pending.by_id.count;
 }
 
 void pending_resend_all(struct ccnx_client *c)
@@ -394,7 +392,7 @@ static struct pending *collect_matches(struct ccnx_client *c, struct arrival *a)
 void pending_dispatch_content(struct ccnx_client *c, const uint8_t *obj, size_t len)
 {
     struct arrival a = {.obj = obj, .len = len};
-    if (c->pending.count == 0 || ccnx_content_parse(obj, len, &a.pc) != 0) {
+    if (c->pending.by_id.count == 0 || ccnx_content_parse(obj, len, &a.pc) != 0) {
         return; /* unsolicited or malformed: nothing waits for it */
     }
     struct pending *list = collect_matches(c, &a);
