@@ -258,17 +258,43 @@ static void bench_pit(size_t n)
     ccnx_name_free(&name);
 }
 
+/* Whether the table named t is to be measured: all of them when no table
+ * is named on the command line. */
+static int wanted(int argc, char **argv, const char *t)
+{
+    if (argc < 2) {
+        return 1;
+    }
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], t) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     bench_help(argc, argv,
-               "usage: bench_table_scale\n"
+               "usage: bench_table_scale [cs] [fib] [pit]\n"
                "ccnd's content store, FIB and PIT at 10^3 to 10^6 entries: time per\n"
-               "operation and bytes per entry.\n");
+               "operation and bytes per entry. Naming tables measures only those.\n");
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "cs") != 0 && strcmp(argv[i], "fib") != 0 &&
+            strcmp(argv[i], "pit") != 0) {
+            fprintf(stderr, "bench_table_scale: unknown table '%s' (cs, fib or pit)\n", argv[i]);
+            return 2;
+        }
+    }
     static const size_t sizes[] = {1000, 10000, 100000, 1000000};
     for (size_t s = 0; s < 4; s++) {
-        bench_cs(sizes[s]);
-        bench_fib(sizes[s]);
-        if (sizes[s] <= 100000) {
+        if (wanted(argc, argv, "cs")) {
+            bench_cs(sizes[s]);
+        }
+        if (wanted(argc, argv, "fib")) {
+            bench_fib(sizes[s]);
+        }
+        if (sizes[s] <= 100000 && wanted(argc, argv, "pit")) {
             bench_pit(sizes[s]);
         }
         fflush(stdout);
