@@ -44,18 +44,6 @@ struct pit {
     struct pit_stats st;
 };
 
-#define FNV_OFFSET 0xcbf29ce484222325ull
-#define FNV_PRIME  0x100000001b3ull
-
-static uint64_t hash_bytes(const uint8_t *p, size_t n)
-{
-    uint64_t h = FNV_OFFSET;
-    for (size_t i = 0; i < n; i++) {
-        h = (h ^ p[i]) * FNV_PRIME;
-    }
-    return h ^ (h >> 29);
-}
-
 struct pit *pit_create(size_t limit)
 {
     struct pit *pit = calloc(1, sizeof *pit);
@@ -149,36 +137,30 @@ static struct pit_entry *find_key(const struct pit *pit, const uint8_t *key, siz
     return NULL;
 }
 
-/* ---- Each face's list of the entries it has a downstream record in ---- */
+/* ---- Each face's list of its downstream records ----
+ *
+ * The list links the records themselves, so taking one out touches only its
+ * two neighbours' records, not their entries. A record that moves (its
+ * entry's array grew, or a record was dropped and another put in its slot)
+ * tells its neighbours where it went. */
 
-static struct pit_downstream *down_of(struct pit_entry *e, unsigned faceid)
-{
-    for (uint32_t i = 0; i < e->ndown; i++) {
-        if (e->down[i].faceid == faceid) {
-            return &e->down[i];
-        }
-    }
-    return NULL; /* not reached for a linked record */
-}
-
-/* Puts e (whose record d is) at the head of d's face's list. */
-static void flist_link(struct pit *pit, struct pit_entry *e, struct pit_downstream *d)
+static void flist_link(struct pit *pit, struct pit_downstream *d)
 {
     void **head = facecount_head(&pit->faces, d->faceid);
     d->fprev = NULL;
     d->fnext = head != NULL ? *head : NULL;
     if (d->fnext != NULL) {
-        down_of(d->fnext, d->faceid)->fprev = e;
+        d->fnext->fprev = d;
     }
     if (head != NULL) {
-        *head = e;
+        *head = d;
     }
 }
 
 static void flist_unlink(struct pit *pit, const struct pit_downstream *d)
 {
     if (d->fprev != NULL) {
-        down_of(d->fprev, d->faceid)->fnext = d->fnext;
+        d->fprev->fnext = d->fnext;
     } else {
         void **head = facecount_head(&pit->faces, d->faceid);
         if (head != NULL) {
@@ -186,7 +168,24 @@ static void flist_unlink(struct pit *pit, const struct pit_downstream *d)
         }
     }
     if (d->fnext != NULL) {
-        down_of(d->fnext, d->faceid)->fprev = d->fprev;
+        d->fnext->fprev = d->fprev;
+    }
+}
+
+/* d was copied to where it is now from elsewhere; its neighbours (never
+ * records of the same entry: one record per face) follow. */
+static void flist_moved(struct pit *pit, struct pit_downstream *d)
+{
+    if (d->fprev != NULL) {
+        d->fprev->fnext = d;
+    } else {
+        void **head = facecount_head(&pit->faces, d->faceid);
+        if (head != NULL) {
+            *head = d;
+        }
+    }
+    if (d->fnext != NULL) {
+        d->fnext->fprev = d;
     }
 }
 
@@ -217,7 +216,7 @@ int pit_key_init(struct pit_key *k, const uint8_t *msg, size_t len,
     }
     k->p = msg + pi->interest.off;
     k->len = klen - pi->interest.off;
-    k->hash = hash_bytes(k->p, k->len);
+    k->hash = ccnx_hash_mix(ccnx_hash_bytes(CCNX_HASH_INIT, k->p, k->len));
     return 0;
 }
 
@@ -304,8 +303,12 @@ static int set_downstream(struct pit *pit, struct pit_entry *e,
             if (v == NULL) {
                 return CCNX_E_NOMEM;
             }
+            int moved = v != e->down;
             e->down = v;
             e->capdown = nc;
+            for (uint32_t i = 0; moved && i < e->ndown; i++) {
+                flist_moved(pit, &v[i]);
+            }
         }
         if (facecount_add(&pit->faces, faceid) != 0) {
             return CCNX_E_NOMEM;
@@ -313,7 +316,8 @@ static int set_downstream(struct pit *pit, struct pit_entry *e,
         pit->st.pending++;
         d = &e->down[e->ndown++];
         d->faceid = faceid;
-        flist_link(pit, e, d);
+        d->entry = e;
+        flist_link(pit, d);
     }
     /* InterestLifetime is in 1/4096 s. */
     d->expires = now + pi->lifetime * 1000000u / 4096u;
@@ -514,7 +518,11 @@ static int prune(struct pit *pit, struct pit_entry *e, uint64_t now)
         if (d->expires > e->expires) {
             e->expires = d->expires;
         }
-        e->down[k++] = *d;
+        if (k != i) {
+            e->down[k] = *d;
+            flist_moved(pit, &e->down[k]);
+        }
+        k++;
     }
     e->ndown = k;
     return k == 0;
@@ -551,11 +559,14 @@ size_t pit_remove_face(struct pit *pit, unsigned faceid,
     size_t removed = 0;
     void **head;
     while ((head = facecount_head(&pit->faces, faceid)) != NULL && *head != NULL) {
-        struct pit_entry *e = *head;
-        struct pit_downstream *d = down_of(e, faceid);
+        struct pit_downstream *d = *head;
+        struct pit_entry *e = d->entry;
         pit->st.face_visits++;
         down_drop(pit, d);
-        *d = e->down[--e->ndown]; /* records keep no order */
+        if (d != &e->down[--e->ndown]) { /* records keep no order */
+            *d = e->down[e->ndown];
+            flist_moved(pit, d);
+        }
         if (e->ndown == 0) {
             if (dropping != NULL) {
                 dropping(arg, e);

@@ -25,7 +25,8 @@
  * entries left with none. Entries sit in a deadline heap by their earliest
  * downstream expiry, so it visits only entries with something expired.
  * A closing face: each face's downstream records are threaded into a list
- * of the entries that hold them, so pit_remove_face visits those alone.
+ * of their own (each record knows its entry), so pit_remove_face visits
+ * those alone; dropping a record touches only its two neighbours.
  */
 #ifndef CCND_TABLE_PIT_H
 #define CCND_TABLE_PIT_H
@@ -44,10 +45,11 @@ struct pit_entry;
 
 struct pit_downstream {
     unsigned faceid;
-    /* The entries before and after this one in the list of entries the
-     * face has a downstream record in (the table's: a closing face drops
-     * its records without a walk of the table). */
-    struct pit_entry *fprev, *fnext;
+    /* The records before and after this one in the list of the face's
+     * records, and the entry this one is in (the table's: a closing face
+     * drops its records without a walk of the table). */
+    struct pit_downstream *fprev, *fnext;
+    struct pit_entry *entry;
     uint64_t expires;
     uint8_t nonce_len;
     uint8_t nonce[PIT_NONCE_MAX];
