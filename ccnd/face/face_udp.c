@@ -140,24 +140,17 @@ int face_udp_bind(struct face_table *ft, const struct sockaddr *addr, socklen_t 
 /* A peer's key: its socket and its address's family, bytes and port. */
 static uint64_t peer_hash(unsigned sock, const struct sockaddr *sa)
 {
-    uint64_t h = 0xcbf29ce484222325ull ^ sock;
-    const uint8_t *p;
-    size_t n;
+    uint64_t h = ccnx_hash_bytes(CCNX_HASH_INIT, &sock, sizeof sock);
     if (sa->sa_family == AF_INET6) {
         const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)sa;
-        p = (const uint8_t *)&a->sin6_addr;
-        n = sizeof a->sin6_addr;
-        h = (h ^ a->sin6_port) * 0x100000001b3ull;
+        h = ccnx_hash_bytes(h, &a->sin6_port, sizeof a->sin6_port);
+        h = ccnx_hash_bytes(h, &a->sin6_addr, sizeof a->sin6_addr);
     } else {
         const struct sockaddr_in *a = (const struct sockaddr_in *)sa;
-        p = (const uint8_t *)&a->sin_addr;
-        n = sizeof a->sin_addr;
-        h = (h ^ a->sin_port) * 0x100000001b3ull;
+        h = ccnx_hash_bytes(h, &a->sin_port, sizeof a->sin_port);
+        h = ccnx_hash_bytes(h, &a->sin_addr, sizeof a->sin_addr);
     }
-    for (size_t i = 0; i < n; i++) {
-        h = (h ^ p[i]) * 0x100000001b3ull;
-    }
-    return h ^ (h >> 29);
+    return ccnx_hash_mix(h);
 }
 
 /* One probe of the peers' table per datagram, whatever their number. */

@@ -2,6 +2,7 @@
 #include "table/nametree.h"
 
 #include <ccnx/error.h>
+#include <ccnx/hashtab.h>
 #include <ccnx/name.h>
 
 #include <stdlib.h>
@@ -12,24 +13,6 @@ struct nametree {
 };
 
 #define NODE_OF(x) CCNX_HTAB_ENTRY(x, struct nametree_node, hn)
-
-/* FNV-1a, 64-bit: cheap, incremental, and good enough with a final mix
- * before the table's power-of-two mask. */
-#define FNV_OFFSET 0xcbf29ce484222325ull
-#define FNV_PRIME  0x100000001b3ull
-
-static uint64_t fnv(uint64_t h, const uint8_t *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        h = (h ^ p[i]) * FNV_PRIME;
-    }
-    return h;
-}
-
-static uint64_t mixed(uint64_t h)
-{
-    return h ^ (h >> 29);
-}
 
 /* ---- Splitting names ---- */
 
@@ -65,7 +48,7 @@ static void put_comp(struct nametree_name *nn, size_t *pos, const uint8_t *p, si
     if (n != 0) {
         memcpy(k + 4, p, n);
     }
-    nn->hashes[nn->ncomps + 1] = fnv(nn->hashes[nn->ncomps], k, n + 4);
+    nn->hashes[nn->ncomps + 1] = ccnx_hash_bytes(nn->hashes[nn->ncomps], k, n + 4);
     *pos += n + 4;
     nn->ends[++nn->ncomps] = *pos;
 }
@@ -91,7 +74,7 @@ int nametree_name_init(struct nametree_name *nn, const uint8_t *name, size_t len
         return r;
     }
     nn->ends[0] = 0;
-    nn->hashes[0] = FNV_OFFSET;
+    nn->hashes[0] = CCNX_HASH_INIT;
     size_t pos = 0;
     ccnx_name_iter_init(&it, name, len);
     while ((r = ccnx_name_iter_next(&it, &c)) == 1) {
@@ -165,7 +148,7 @@ struct nametree_node *nametree_find(const struct nametree *nt, const struct name
     if (ncomps > nn->ncomps) {
         return NULL;
     }
-    uint64_t h = mixed(nn->hashes[ncomps]);
+    uint64_t h = ccnx_hash_mix(nn->hashes[ncomps]);
     size_t klen = nn->ends[ncomps];
     for (struct ccnx_hnode *x = ccnx_htab_chain(&nt->nodes, h); x != NULL; x = x->next) {
         struct nametree_node *n = NODE_OF(x);
@@ -207,7 +190,7 @@ struct nametree_node *nametree_insert(struct nametree *nt, const struct nametree
     if (parent != NULL) {
         parent->children++;
     }
-    ccnx_htab_insert(&nt->nodes, &n->hn, mixed(nn->hashes[ncomps]));
+    ccnx_htab_insert(&nt->nodes, &n->hn, ccnx_hash_mix(nn->hashes[ncomps]));
     return n;
 }
 

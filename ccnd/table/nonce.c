@@ -6,6 +6,8 @@
  * nonces cost a cache miss each. */
 #include "table/nonce.h"
 
+#include <ccnx/hashtab.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,11 +29,7 @@ struct nonce_table {
 
 static uint64_t hash_nonce(const uint8_t *p, size_t n)
 {
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < n; i++) {
-        h = (h ^ p[i]) * 0x100000001b3ull;
-    }
-    return h ^ (h >> 31);
+    return ccnx_hash_mix(ccnx_hash_bytes(CCNX_HASH_INIT, p, n));
 }
 
 struct nonce_table *nonce_create(size_t capacity)

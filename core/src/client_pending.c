@@ -15,21 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MIN_BUCKETS      64
-#define STACK_PREFIXES   64
-#define FNV_OFFSET_BASIS 0xcbf29ce484222325ULL
-#define FNV_PRIME        0x100000001b3ULL
+#define MIN_BUCKETS    64
+#define STACK_PREFIXES 64
 
 static uint64_t hash_component(uint64_t h, const uint8_t *p, size_t n)
 {
     /* The length goes in first so that component boundaries count. */
-    for (int i = 0; i < 4; i++) {
-        h = (h ^ ((n >> (8 * i)) & 0xff)) * FNV_PRIME;
-    }
-    for (size_t i = 0; i < n; i++) {
-        h = (h ^ p[i]) * FNV_PRIME;
-    }
-    return h;
+    uint8_t len[4] = {(uint8_t)n, (uint8_t)(n >> 8), (uint8_t)(n >> 16), (uint8_t)(n >> 24)};
+    return ccnx_hash_bytes(ccnx_hash_bytes(h, len, sizeof len), p, n);
 }
 
 /* Fills hashes[k] with the hash of the first k components (k = 0..count) of
@@ -39,7 +32,7 @@ static int prefix_hashes(const uint8_t *buf, struct ccnx_span name, uint64_t *ha
 {
     struct ccnx_name_iter it;
     int res = ccnx_name_iter_init(&it, buf + name.off, name.len);
-    uint64_t h = FNV_OFFSET_BASIS;
+    uint64_t h = CCNX_HASH_INIT;
     size_t k = 0;
     if (room > 0) {
         hashes[0] = h;

@@ -39,6 +39,26 @@ void ccnx_htab_insert(struct ccnx_htab *t, struct ccnx_hnode *n, uint64_t hash);
 /* Takes n out (n must be in t). */
 void ccnx_htab_remove(struct ccnx_htab *t, struct ccnx_hnode *n);
 
+/* The hash the tables' owners use: 64-bit FNV-1a, cheap and incremental.
+ * Start from CCNX_HASH_INIT, feed bytes with ccnx_hash_bytes, and pass the
+ * result through ccnx_hash_mix before it meets a power-of-two mask (FNV's
+ * low bits alone are weak). */
+#define CCNX_HASH_INIT 0xcbf29ce484222325ull
+
+static inline uint64_t ccnx_hash_bytes(uint64_t h, const void *bytes, size_t n)
+{
+    const uint8_t *p = (const uint8_t *)bytes;
+    for (size_t i = 0; i < n; i++) {
+        h = (h ^ p[i]) * 0x100000001b3ull;
+    }
+    return h;
+}
+
+static inline uint64_t ccnx_hash_mix(uint64_t h)
+{
+    return h ^ (h >> 29);
+}
+
 /* The chain where nodes of `hash` are: walk it with ->next and compare
  * ->hash first. */
 static inline struct ccnx_hnode *ccnx_htab_chain(const struct ccnx_htab *t, uint64_t hash)
