@@ -185,7 +185,8 @@ static void bench_fib(size_t n)
     struct fib *fib = fib_create();
     for (size_t i = 0; i < n; i++) {
         bench_name(&name, "fib", i, 0);
-        fib_add(fib, name.enc.data, name.enc.len, (unsigned)(i % 50) + 1, FIB_ACTIVE, FIB_NEVER);
+        fib_add(fib, name.enc.data, name.enc.len, (unsigned)(i % 50) + 1, FIB_ACTIVE, FIB_NEVER,
+                FIB_OWNER_NONE);
     }
     struct ccnx_buf *q = calloc(QUERIES, sizeof *q);
     for (size_t k = 0; k < QUERIES; k++) {

@@ -211,7 +211,8 @@ static void autoregister(struct ccnd *d, unsigned faceid)
     while (pos < d->autoreg.len &&
            ccnx_ccnb_element_end(d->autoreg.data, d->autoreg.len, pos, &end) == 0) {
         if (fib_add(fw_fib(d->fw), d->autoreg.data + pos, end - pos, faceid,
-                    FIB_ACTIVE | FIB_CHILD_INHERIT | FIB_CAPTURE_OK, FIB_NEVER) != 0) {
+                    FIB_ACTIVE | FIB_CHILD_INHERIT | FIB_CAPTURE_OK, FIB_NEVER,
+                    FIB_OWNER_NONE) != 0) {
             ccnd_log(d, 1, "CCND_AUTOREG: out of memory registering on face %u", faceid);
         }
         pos = end;

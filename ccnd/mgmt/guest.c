@@ -77,7 +77,7 @@ int guest_handle(struct fib *fib, const struct ccnx_key *key, const uint8_t *ste
     }
     if (res == 0) {
         res = fib_add(fib, prefix.enc.data, prefix.enc.len, faceid, FIB_ACTIVE | FIB_CHILD_INHERIT,
-                      FIB_NEVER);
+                      FIB_NEVER, FIB_OWNER_NONE);
     }
     if (res == 0) {
         res = sign_answer(key, iname, pi->name.len, &prefix, reply);

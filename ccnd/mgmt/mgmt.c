@@ -261,12 +261,9 @@ static struct status apply_forwarding(struct mgmt *m, const struct requester *rq
     if (fe->lifetime < 0)
         fe->lifetime = MGMT_DEFAULT_LIFETIME;
     uint64_t expires = now + (uint64_t)fe->lifetime * 1000000u;
-    int made = hop == NULL;
-    if (fib_add(m->fib, fe->name.p, fe->name.n, face, (unsigned)fe->flags, expires) != 0)
+    if (fib_add(m->fib, fe->name.p, fe->name.n, face, (unsigned)fe->flags, expires, owner_of(rq)) !=
+        0)
         return (struct status){500, "could not register the prefix"};
-    hop = made ? fib_find(m->fib, fe->name.p, fe->name.n, face) : NULL;
-    if (hop != NULL)
-        hop->owner = owner_of(rq);
     return ok;
 }
 

@@ -203,7 +203,7 @@ static void entry_maybe_drop(struct fib *fib, struct nametree_node *n)
 }
 
 int fib_add(struct fib *fib, const uint8_t *name, size_t len, unsigned faceid, unsigned flags,
-            uint64_t expires)
+            uint64_t expires, int64_t owner)
 {
     struct nametree_node *n;
     if (ccnx_name_check_ccnb(name, len) != 0) {
@@ -237,7 +237,7 @@ int fib_add(struct fib *fib, const uint8_t *name, size_t len, unsigned faceid, u
         entry_maybe_drop(fib, n);
         return CCNX_E_NOMEM;
     }
-    e->hops[e->nhops++] = (struct fib_nexthop){faceid, flags, expires, FIB_OWNER_NONE};
+    e->hops[e->nhops++] = (struct fib_nexthop){faceid, flags, expires, owner};
     return 0;
 }
 

@@ -73,9 +73,9 @@ void fib_destroy(struct fib *fib);
 
 /* Registers faceid on the prefix (encoded Name element); an existing entry
  * for the face gets the new flags and expiry and keeps its owner, a new one
- * has none. 0 or CCNX_E*. */
+ * gets `owner` (FIB_OWNER_NONE: nobody in particular). 0 or CCNX_E*. */
 int fib_add(struct fib *fib, const uint8_t *name, size_t len, unsigned faceid, unsigned flags,
-            uint64_t expires);
+            uint64_t expires, int64_t owner);
 /* faceid's entry on exactly that prefix, or NULL; valid until the table
  * changes (its owner may be set through it). */
 struct fib_nexthop *fib_find(struct fib *fib, const uint8_t *name, size_t len, unsigned faceid);

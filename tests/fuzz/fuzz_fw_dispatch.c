@@ -50,7 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     struct ccnx_name root;
     ccnx_name_init(&root);
-    fib_add(fw_fib(fw), root.enc.data, root.enc.len, 2, 3, UINT64_MAX);
+    fib_add(fw_fib(fw), root.enc.data, root.enc.len, 2, 3, UINT64_MAX, FIB_OWNER_NONE);
     /* The input is a sequence of [face byte][length byte][message bytes]. */
     uint64_t now = 1000;
     size_t pos = 0;

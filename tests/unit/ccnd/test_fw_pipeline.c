@@ -192,7 +192,8 @@ static void route(struct node *n, const char *uri, unsigned f, unsigned flags)
 {
     struct ccnx_name nm;
     name_of(uri, &nm);
-    assert_int_equal(fib_add(fw_fib(n->fw), nm.enc.data, nm.enc.len, f, flags, FIB_NEVER), 0);
+    assert_int_equal(
+        fib_add(fw_fib(n->fw), nm.enc.data, nm.enc.len, f, flags, FIB_NEVER, FIB_OWNER_NONE), 0);
     ccnx_name_free(&nm);
 }
 

@@ -276,7 +276,7 @@ static void test_prefixreg_and_unreg(void **state)
 
     /* unreg of a prefix registered the same way (the vector's /example/vec/other on face 64). */
     ccnx_uri_parse_str(&n, "ccnx:/example/vec/other");
-    assert_int_equal(fib_add(f->fib, n.enc.data, n.enc.len, 64, 3, FIB_NEVER), 0);
+    assert_int_equal(fib_add(f->fib, n.enc.data, n.enc.len, 64, 3, FIB_NEVER, FIB_OWNER_NONE), 0);
     request_interest(f, "unreg", "ctl_unreg_request_payload.ccnb", &in);
     ccnx_buf_reset(&reply);
     assert_int_equal(mgmt_handle_interest(f->m, 67, in.data, in.len, 0, &reply), 1);

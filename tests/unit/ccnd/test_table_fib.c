@@ -36,7 +36,7 @@ static void add(struct fib *f, const char *uri, unsigned face, unsigned flags, u
 {
     size_t len;
     const uint8_t *p = nm(uri, &len);
-    assert_int_equal(fib_add(f, p, len, face, flags, exp), 0);
+    assert_int_equal(fib_add(f, p, len, face, flags, exp, FIB_OWNER_NONE), 0);
 }
 
 static void look(const struct fib *f, const char *uri, uint64_t now, struct fib_result *r)
@@ -233,7 +233,7 @@ static void test_expiry_and_faces(void **state)
     assert_int_equal(fib_prefix_count(f), 1);
     /* Malformed names are refused. */
     uint8_t junk[3] = {0xF2, 0x01, 0x02};
-    assert_int_equal(fib_add(f, junk, 3, 1, 1, FIB_NEVER), CCNX_E_INVAL);
+    assert_int_equal(fib_add(f, junk, 3, 1, 1, FIB_NEVER, FIB_OWNER_NONE), CCNX_E_INVAL);
     assert_int_equal(fib_lookup(f, junk, 3, 0, &r), CCNX_E_INVAL);
     fib_destroy(f);
 }
