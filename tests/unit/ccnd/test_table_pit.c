@@ -366,6 +366,46 @@ static void test_face_share(void **state)
     pit_destroy(pit);
 }
 
+/* Each face's list links downstream records, which move when an entry's
+ * array grows and when a record before them is dropped: the lists must
+ * follow every move, or a closing face would miss records or touch freed
+ * ones (the sanitizer build checks the latter). */
+static void test_face_lists_follow_moves(void **state)
+{
+    (void)state;
+    struct pit *pit = pit_create(1000);
+    struct pit_entry *e;
+    for (int i = 0; i < 20; i++) {
+        char uri[32], nonce[16];
+        snprintf(uri, sizeof uri, "/m/%d", i);
+        for (unsigned k = 0; k < 5; k++) {
+            unsigned face = 1 + (k + (unsigned)i) % 5; /* each entry its own order */
+            snprintf(nonce, sizeof nonce, "%d.%u", i, face);
+            int64_t life = face == 3 ? 4096 : 4 * 4096; /* face 3's go first */
+            assert_int_equal(ins(pit, uri, nonce, life, -1, face, 0, &e),
+                             k == 0 ? PIT_NEW : PIT_AGGREGATED);
+        }
+    }
+    assert_int_equal(pit_expire(pit, 2000000), 0); /* drops face 3's records only */
+    assert_int_equal(pit_face_pending(pit, 3), 0);
+    struct pit_stats st;
+    static const unsigned order[] = {2, 5, 1, 3, 4};
+    for (size_t f = 0; f < 5; f++) {
+        pit_get_stats(pit, &st);
+        uint64_t visits = st.face_visits;
+        size_t want = order[f] == 3 ? 0 : 20;
+        assert_int_equal(pit_face_pending(pit, order[f]), want);
+        assert_int_equal(pit_remove_face(pit, order[f], NULL, NULL), f == 4 ? 20 : 0);
+        pit_get_stats(pit, &st);
+        assert_int_equal(st.face_visits - visits, want);
+        assert_int_equal(pit_face_pending(pit, order[f]), 0);
+    }
+    assert_int_equal(pit_count(pit), 0);
+    pit_get_stats(pit, &st);
+    assert_int_equal(st.pending, 0);
+    pit_destroy(pit);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -375,6 +415,7 @@ int main(void)
         cmocka_unit_test(test_expiry_faces_limit),
         cmocka_unit_test(test_many),
         cmocka_unit_test(test_face_share),
+        cmocka_unit_test(test_face_lists_follow_moves),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
