@@ -21,6 +21,7 @@ struct chat_model {
     size_t nseen;
     uint64_t generation;
     struct chat_stats stats;
+    double flood_burst, flood_rate; /* 0 burst: no limit */
 };
 
 int chat_comp_compare(const struct chat_comp *a, const struct chat_comp *b)
@@ -52,7 +53,17 @@ struct chat_model *chat_model_create(void)
         free(m);
         return NULL;
     }
+    if (m != NULL)
+        chat_model_set_flood(m, CHAT_FLOOD_BURST, CHAT_FLOOD_RATE);
     return m;
+}
+
+void chat_model_set_flood(struct chat_model *m, double burst, double rate)
+{
+    m->flood_burst = burst;
+    m->flood_rate = rate;
+    for (size_t i = 0; i < m->nmembers; i++)
+        m->members[i].tokens = burst;
 }
 
 void chat_model_destroy(struct chat_model *m)
@@ -131,11 +142,13 @@ static int is_duplicate(const struct chat_model *m, const struct chat_msg *msg)
 /* The flood bucket: 1 when the member may be shown one more message. */
 static int flood_allows(struct chat_model *m, struct chat_member *mb, int64_t now_ms)
 {
-    double refill = (double)(now_ms - mb->tokens_ms) / 1000.0 * CHAT_FLOOD_RATE;
+    if (m->flood_burst <= 0)
+        return 1;
+    double refill = (double)(now_ms - mb->tokens_ms) / 1000.0 * m->flood_rate;
     mb->tokens_ms = now_ms;
     mb->tokens = mb->tokens + (refill > 0 ? refill : 0);
-    if (mb->tokens > CHAT_FLOOD_BURST) {
-        mb->tokens = CHAT_FLOOD_BURST;
+    if (mb->tokens > m->flood_burst) {
+        mb->tokens = m->flood_burst;
         mb->flooding = 0; /* a full bucket ends the episode */
     }
     if (mb->tokens >= 1.0) {
@@ -268,7 +281,7 @@ struct chat_member *chat_model_member(struct chat_model *m, const uint8_t digest
     memset(mb, 0, sizeof *mb);
     memcpy(mb->digest, digest, CHAT_DIGEST_LEN);
     mb->last_seen_ms = now_ms;
-    mb->tokens = CHAT_FLOOD_BURST;
+    mb->tokens = m->flood_burst;
     mb->tokens_ms = now_ms;
     /* A colour from the key, the same on every screen. */
     mb->colour = (unsigned)((digest[0] ^ digest[31]) % CHAT_COLOURS);

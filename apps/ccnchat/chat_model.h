@@ -19,8 +19,8 @@
 #define CHAT_EXCLUDE_MAX  64           /* components listed one by one in a live Interest */
 #define CHAT_SKEW_TICKS   (30 * 4096)  /* clock difference between members tolerated */
 #define CHAT_FUTURE_TICKS (600 * 4096) /* versions further ahead than this are refused */
-#define CHAT_FLOOD_BURST  20.0         /* messages a member may send at once */
-#define CHAT_FLOOD_RATE   10.0         /* then per second */
+#define CHAT_FLOOD_BURST  20.0         /* messages a member may send at once (default) */
+#define CHAT_FLOOD_RATE   10.0         /* then per second (default) */
 #define CHAT_SCROLLBACK   5000         /* messages kept */
 
 /* A version (or other) component as it came on the wire. */
@@ -81,6 +81,10 @@ struct chat_model;
 
 struct chat_model *chat_model_create(void);
 void chat_model_destroy(struct chat_model *m);
+/* The flood limit: a member's messages arriving faster than `rate` a second
+ * are shown while a bucket of `burst` lasts, then hidden and counted.
+ * burst 0 shows everything. Default CHAT_FLOOD_BURST, CHAT_FLOOD_RATE. */
+void chat_model_set_flood(struct chat_model *m, double burst, double rate);
 
 /* Adds a member's message (text is sanitized here). own messages are never
  * flood-limited. Returns enum chat_add_result or CCNX_E_NOMEM. */

@@ -89,6 +89,8 @@ void chat_session_opts_init(struct chat_session_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->freshness = -1;
+    o->flood_burst = CHAT_FLOOD_BURST;
+    o->flood_rate = CHAT_FLOOD_RATE;
 }
 
 static uint64_t now_ticks(void)
@@ -627,6 +629,7 @@ static int join(struct chat_session *s, struct ccnx_buf *err)
         ccnx_buf_printf(err, "out of memory");
         return CCNX_E_NOMEM;
     }
+    chat_model_set_flood(s->model, s->o.flood_burst, s->o.flood_rate);
     default_nick(s);
     int rc = chat_session_set_nick(s, s->nick);
     if (rc < 0) {

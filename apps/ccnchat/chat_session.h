@@ -31,6 +31,8 @@ struct chat_session_opts {
     int drop_unverified; /* drop messages whose signature fails (else mark them) */
     int64_t freshness;   /* FreshnessSeconds of our messages, -1 none */
     int quiet;           /* no greeting and farewell */
+    double flood_burst;  /* the flood limit (chat_model_set_flood); 0 burst: none */
+    double flood_rate;
 };
 void chat_session_opts_init(struct chat_session_opts *o);
 

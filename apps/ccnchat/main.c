@@ -28,6 +28,8 @@ static void usage(FILE *f)
         "  -k, --keep N           own messages kept to answer late joiners (default %d)\n"
         "  -D, --drop-unverified  drop messages whose signature fails (default: show them marked)\n"
         "  -x, --freshness SECS   FreshnessSeconds of our messages (default: none)\n"
+        "  -F, --flood N[,RATE]   show N messages of a member at once, then RATE a second;\n"
+        "                         the rest are hidden and counted (default %g,%g; 0: no limit)\n"
         "  -q, --quiet            no greeting and farewell\n"
         "  -h, --help             this text\n"
         "\n"
@@ -35,7 +37,26 @@ static void usage(FILE *f)
         "The key is the default keystore (~/.ccnx/.ccnx_keystore, made when missing);\n"
         "ccnd is found as every tool finds it (CCN_LOCAL_PORT, CCN_LOCAL_SOCKNAME).\n"
         "See ccnchat(1).\n",
-        CHAT_HISTORY_DEFAULT, CHAT_KEEP_DEFAULT);
+        CHAT_HISTORY_DEFAULT, CHAT_KEEP_DEFAULT, CHAT_FLOOD_BURST, CHAT_FLOOD_RATE);
+}
+
+/* --flood N[,RATE]: N a whole number, RATE a decimal one (messages a
+ * second); RATE keeps its default when left out. */
+static void parse_flood(const char *arg, struct chat_session_opts *o)
+{
+    char *end;
+    double rate = o->flood_rate;
+    unsigned long n = strtoul(arg, &end, 10);
+    int ok = end != arg && arg[0] != '-' && n <= 100000;
+    if (ok && *end == ',') {
+        const char *r = end + 1;
+        rate = strtod(r, &end);
+        ok = end != r && rate >= 0 && rate <= 100000; /* NaN fails too */
+    }
+    if (!ok || *end != '\0')
+        tool_usage_error("--flood takes N or N,RATE, e.g. --flood 20,10 (0: no limit)");
+    o->flood_burst = (double)n;
+    o->flood_rate = rate;
 }
 
 int main(int argc, char **argv)
@@ -48,6 +69,7 @@ int main(int argc, char **argv)
         {"drop-unverified", no_argument, NULL, 'D'},
         {"freshness", required_argument, NULL, 'x'},
         {"quiet", no_argument, NULL, 'q'},
+        {"flood", required_argument, NULL, 'F'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -57,7 +79,7 @@ int main(int argc, char **argv)
     tool_init(argv[0]);
     chat_session_opts_init(&o);
     opterr = 0;
-    while ((ch = getopt_long(argc, argv, ":n:lH:k:Dx:qh", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, ":n:lH:k:Dx:qF:h", longopts, NULL)) != -1) {
         switch (ch) {
         case 'n':
             o.nick = optarg;
@@ -80,6 +102,9 @@ int main(int argc, char **argv)
             break;
         case 'q':
             o.quiet = 1;
+            break;
+        case 'F':
+            parse_flood(optarg, &o);
             break;
         case 'h':
             usage(stdout);

@@ -90,15 +90,18 @@ line_of() { grep -nF -- "$2" "$T/$1.out" | head -n 1 | cut -d: -f1; }
 # ---- Screens in tmux (a server of the test's own) ----
 TMUX_SOCK="$T/tmux.sock"
 tm() { tmux -S "$TMUX_SOCK" "$@"; }
-# start_screen NAME ROOM COLS ROWS [ENV...]: ccnchat full screen in a tmux
-# session called NAME; returns once its greeting shows. The first screen
-# starts the tmux server (in CHAT_PREFIX's namespace, if any).
+# start_screen NAME ROOM COLS ROWS [ENV...] [-- OPTION...]: ccnchat full
+# screen in a tmux session called NAME; returns once its greeting shows.
+# The first screen starts the tmux server (in CHAT_PREFIX's namespace, if
+# any).
 start_screen() {
-    local name=$1 room=$2 cols=$3 rows=$4
+    local name=$1 room=$2 cols=$3 rows=$4 env=() opts=()
     shift 4
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do env+=("$1"); shift; done
+    [ $# -gt 0 ] && shift && opts=("$@")
     mkdir -p "$T/$name"
     "${CHAT_PREFIX[@]}" tmux -S "$TMUX_SOCK" -f /dev/null new-session -d -s "$name" -x "$cols" -y "$rows" \
-        "env LANG=C.UTF-8 USER=$name CCNX_DIR=$T/$name $* timeout --foreground 300 $B/ccnchat $room; \
+        "env LANG=C.UTF-8 USER=$name CCNX_DIR=$T/$name ${env[*]} timeout --foreground 300 $B/ccnchat ${opts[*]} $room; \
          echo \"exit \$?\" >$T/$name.exit; sleep 60" || fail "tmux new-session"
     wait_screen "$name" "$name has entered"
 }

@@ -164,6 +164,22 @@ static void test_flood(void **state)
     chat_model_destroy(m);
 }
 
+/* --flood: a limit of 0 shows everything; a rate of 0 never refills. */
+static void test_flood_settings(void **state)
+{
+    (void)state;
+    struct chat_model *m = chat_model_create();
+    chat_model_set_flood(m, 0, 0);
+    for (int i = 0; i < 100; i++)
+        assert_int_equal(add(m, T0 + (uint64_t)i, B, "spam", 0), CHAT_ADD_NEW);
+    chat_model_set_flood(m, 5, 0);
+    int shown = 0;
+    for (int i = 0; i < 100; i++)
+        shown += add(m, T0 + 100 + (uint64_t)i, B, "spam", i * 1000) == CHAT_ADD_NEW;
+    assert_int_equal(shown, 5);
+    chat_model_destroy(m);
+}
+
 static void test_live_exclude(void **state)
 {
     (void)state;
@@ -481,7 +497,7 @@ int main(void)
         cmocka_unit_test(test_live_exclude), cmocka_unit_test(test_history_exclude),
         cmocka_unit_test(test_wire_message), cmocka_unit_test(test_wire_member),
         cmocka_unit_test(test_wire_sibling), cmocka_unit_test(test_commands),
-        cmocka_unit_test(test_input_line),
+        cmocka_unit_test(test_input_line),   cmocka_unit_test(test_flood_settings),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
