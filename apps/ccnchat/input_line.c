@@ -6,6 +6,8 @@
 
 #include "chat_text.h"
 
+#include <ccnx/utf8.h>
+
 void input_init(struct input_line *in)
 {
     memset(in, 0, sizeof *in);
@@ -100,7 +102,7 @@ char *input_text(const struct input_line *in)
     struct ccnx_buf b;
     ccnx_buf_init(&b);
     for (size_t i = 0; i < in->len; i++)
-        chat_utf8_append(&b, in->text[i]);
+        ccnx_utf8_append(&b, in->text[i]);
     ccnx_buf_append_byte(&b, 0);
     if (ccnx_buf_status(&b) < 0) {
         ccnx_buf_free(&b);
@@ -115,7 +117,7 @@ static void set_text(struct input_line *in, const char *utf8)
     in->len = 0;
     for (size_t i = 0; i < n && in->len < INPUT_MAX_CHARS;) {
         uint32_t cp;
-        int k = chat_utf8_decode((const uint8_t *)utf8 + i, n - i, &cp);
+        int k = ccnx_utf8_decode((const uint8_t *)utf8 + i, n - i, &cp);
         if (k == 0)
             break;
         in->text[in->len++] = cp;

@@ -15,6 +15,8 @@
 #include "input_line.h"
 #include "ui.h"
 
+#include <ccnx/utf8.h>
+
 #define MEMBERS_WIDTH    22 /* the members pane, shown when the screen is wide enough */
 #define MEMBERS_MIN_COLS 70
 #define PREFIX_WIDTH     6 /* "HH:MM " and the indent of wrapped lines */
@@ -50,7 +52,7 @@ static size_t decode(const char *text, uint32_t *out, size_t max)
     size_t n = strlen(text), k = 0;
     for (size_t i = 0; i < n && k < max;) {
         uint32_t cp;
-        int len = chat_utf8_decode((const uint8_t *)text + i, n - i, &cp);
+        int len = ccnx_utf8_decode((const uint8_t *)text + i, n - i, &cp);
         if (len == 0)
             break;
         out[k++] = cp;

@@ -4,6 +4,7 @@
 
 #include <ccnx/error.h>
 #include <ccnx/naming.h>
+#include <ccnx/utf8.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -192,7 +193,7 @@ int ex_preview_is_text(const uint8_t *p, size_t n)
 {
     for (size_t i = 0; i < n;) {
         uint32_t cp;
-        size_t len = ex_label_utf8_next(p + i, n - i, &cp);
+        size_t len = (size_t)ccnx_utf8_decode(p + i, n - i, &cp);
         if (len == 0)
             return n - i < 4 && p[i] >= 0xC0; /* a character cut by the preview's limit */
         if ((cp < 0x20 && cp != '\n' && cp != '\t' && cp != '\r') || cp == 0x7F ||

@@ -3,48 +3,17 @@
 
 #include <ccnx/naming.h>
 #include <ccnx/uri.h>
+#include <ccnx/utf8.h>
 
 #include <string.h>
 #include <time.h>
-
-/* Length of the UTF-8 sequence at p with its code point, or 0 when it is
- * not valid (overlong, surrogate, beyond U+10FFFF, cut short). */
-size_t ex_label_utf8_next(const uint8_t *p, size_t n, uint32_t *cp)
-{
-    uint8_t b = p[0];
-    size_t len = b < 0x80             ? 1
-                 : (b & 0xE0) == 0xC0 ? 2
-                 : (b & 0xF0) == 0xE0 ? 3
-                 : (b & 0xF8) == 0xF0 ? 4
-                                      : 0;
-    if (len == 0 || len > n)
-        return 0;
-    uint32_t v = len == 1 ? b : len == 2 ? b & 0x1Fu : len == 3 ? b & 0x0Fu : b & 0x07u;
-    for (size_t i = 1; i < len; i++) {
-        if ((p[i] & 0xC0) != 0x80)
-            return 0;
-        v = (v << 6) | (p[i] & 0x3Fu);
-    }
-    static const uint32_t min[5] = {0, 0, 0x80, 0x800, 0x10000};
-    if (v < min[len] || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
-        return 0;
-    *cp = v;
-    return len;
-}
-
-/* Characters that must never reach a terminal from the network. */
-static int inert(uint32_t cp)
-{
-    return cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F) ||
-           (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0xFEFF;
-}
 
 int ex_label_printable_utf8(const uint8_t *p, size_t n)
 {
     for (size_t i = 0; i < n;) {
         uint32_t cp;
-        size_t len = ex_label_utf8_next(p + i, n - i, &cp);
-        if (len == 0 || inert(cp))
+        size_t len = (size_t)ccnx_utf8_decode(p + i, n - i, &cp);
+        if (len == 0 || ccnx_utf8_unsafe(cp))
             return 0;
         i += len;
     }
@@ -55,7 +24,7 @@ int ex_label_inert_text(struct ccnx_buf *out, const uint8_t *p, size_t n, int ke
 {
     for (size_t i = 0; i < n;) {
         uint32_t cp;
-        size_t len = ex_label_utf8_next(p + i, n - i, &cp);
+        size_t len = (size_t)ccnx_utf8_decode(p + i, n - i, &cp);
         if (len == 0) {
             ccnx_buf_append_byte(out, '.');
             i++;
@@ -65,7 +34,7 @@ int ex_label_inert_text(struct ccnx_buf *out, const uint8_t *p, size_t n, int ke
             ccnx_buf_append_byte(out, '\n');
         else if (cp == '\t')
             ccnx_buf_append_byte(out, ' ');
-        else if (inert(cp))
+        else if (ccnx_utf8_unsafe(cp))
             ccnx_buf_append_byte(out, '.');
         else
             ccnx_buf_append(out, p + i, len);

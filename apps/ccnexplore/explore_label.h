@@ -11,16 +11,13 @@
 
 #include <ccnx/buf.h>
 
-/* Length of the valid UTF-8 sequence at p[0..n) with its code point in
- * *cp, or 0 when it is not one (overlong, surrogate, cut short...). */
-size_t ex_label_utf8_next(const uint8_t *p, size_t n, uint32_t *cp);
 /* Appends the readable form of one name component. */
 int ex_label_component(struct ccnx_buf *out, const uint8_t *p, size_t n);
-/* 1 when p[0..n) is UTF-8 whose characters are all printable (no C0 or C1
- * control, DEL, or bidirectional override). */
+/* 1 when p[0..n) is UTF-8 with no character ccnx_utf8_unsafe names. */
 int ex_label_printable_utf8(const uint8_t *p, size_t n);
-/* Appends text (network bytes) made inert: printable UTF-8 kept, every
- * other byte as '.', lines kept when keep_newlines (tabs become spaces). */
+/* Appends text (network bytes) made inert: UTF-8 kept but for the
+ * characters ccnx_utf8_unsafe names, which become '.' as every byte that
+ * is not UTF-8 does; lines kept when keep_newlines (tabs become spaces). */
 int ex_label_inert_text(struct ccnx_buf *out, const uint8_t *p, size_t n, int keep_newlines);
 /* "812 B", "45.1 kB", "12.4 MB", "3.0 GB" (decimal units). */
 int ex_label_size(struct ccnx_buf *out, uint64_t bytes);

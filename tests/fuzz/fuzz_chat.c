@@ -9,6 +9,7 @@
 
 #include <ccnx/content.h>
 #include <ccnx/uri.h>
+#include <ccnx/utf8.h>
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -74,7 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     input_init(&in);
     for (size_t i = 0; i < size;) {
         uint32_t cp;
-        int k = chat_utf8_decode(data + i, size - i, &cp);
+        int k = ccnx_utf8_decode(data + i, size - i, &cp);
         if (k == 0) {
             i++;
             input_kill_word(&in);

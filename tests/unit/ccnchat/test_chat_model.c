@@ -19,6 +19,7 @@
 #include <ccnx/publish_sign.h>
 #include <ccnx/sign.h>
 #include <ccnx/uri.h>
+#include <ccnx/utf8.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +83,10 @@ static void test_sanitize(void **state)
                                   "abc",
                                   6, 0, &b),
                         "<U+202E>abc");
+    assert_string_equal(sanitized("a\xef\xbb\xbf"
+                                  "b",
+                                  5, 0, &b),
+                        "a<U+FEFF>b"); /* invisible: the same rule as the explorer's */
     assert_string_equal(sanitized("\xff\xc0\x80z", 4, 0, &b),
                         "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbdz");
     assert_string_equal(sanitized("\xed\xa0\x80", 3, 0, &b),
@@ -444,7 +449,7 @@ static void type(struct input_line *in, const char *utf8)
     size_t n = strlen(utf8);
     for (size_t i = 0; i < n;) {
         uint32_t cp;
-        int k = chat_utf8_decode((const uint8_t *)utf8 + i, n - i, &cp);
+        int k = ccnx_utf8_decode((const uint8_t *)utf8 + i, n - i, &cp);
         assert_true(k > 0);
         input_insert(in, cp);
         i += (size_t)k;
