@@ -126,20 +126,57 @@ http 'GET /?f=json HTTP/1.0\r\n\r\n' "$T/j2"
 kill -0 "$CCNR_PID" || fail "ccnr died"
 
 # (d2) More start-writes than ccnr runs fetches at once, each sent once.
+# ccnr is stopped while they are sent and continued once ccnd has them all,
+# so they reach it together however slowly 70 ccnpeek start: a fetch with
+# no answer gives up after 8 s, and one that ended in the middle of a slow
+# burst would leave room for a 65th.
+ccnd_json_num() { "$B/ccndstatus" -j 2>/dev/null | grep -o "\"$1\":[0-9]*" | cut -d: -f2; }
+http 'GET /?f=json HTTP/1.0\r\n\r\n' "$T/j3b"
+SW0=$(json_num "$T/j3b" start_writes)
+IN0=$(ccnd_json_num interests_in)
+kill -STOP "$CCNR_PID"
 PIDS=()
 for i in $(seq 70); do
-    timeout 20 "$B/ccnpeek" -o -s 1 -w 3 "ccnx:/st/none$i/%FD%01/%C1.R.sw/%C1.N%00$i" \
+    "$B/ccnpeek" -o -s 1 -l 30 -w 60 "ccnx:/st/none$i/%FD%01/%C1.R.sw/%C1.N%00$i" \
         >/dev/null 2>&1 &
     PIDS+=($!)
 done
-ANSWERED=0
-for p in "${PIDS[@]}"; do wait "$p" && ANSWERED=$((ANSWERED + 1)); done
-[ "$ANSWERED" = 64 ] || fail "$ANSWERED of 70 start-writes answered, not 64"
-http 'GET /?f=json HTTP/1.0\r\n\r\n' "$T/j4"
+for _ in $(seq 600); do
+    [ $(($(ccnd_json_num interests_in) - IN0)) -ge 70 ] && break
+    sleep 0.1
+done
+kill -CONT "$CCNR_PID"
+[ $(($(ccnd_json_num interests_in) - IN0)) -ge 70 ] || fail "ccnd did not get the 70 start-writes"
+for _ in $(seq 600); do
+    http 'GET /?f=json HTTP/1.0\r\n\r\n' "$T/j4"
+    [ $(($(json_num "$T/j4" start_writes) - SW0 + $(json_num "$T/j4" start_writes_refused))) -ge 70 ] &&
+        break
+    sleep 0.1
+done
 [ "$(json_num "$T/j4" start_writes_refused)" = 6 ] ||
     fail "start-writes refused: not 6: $(cat "$T/j4")"
+[ $(($(json_num "$T/j4" start_writes) - SW0)) = 64 ] || fail "start-writes run: not 64: $(cat "$T/j4")"
 grep -q 'WARNING: start-write of ccnx:/st/none[0-9]*/%FD%01 not answered: 64 start-writes are running' \
     "$CCNR_LOG" || fail "no warning for the start-writes beyond 64"
+# Every one that runs is answered (its ccnpeek exits 0); the 6 others
+# never are, and are stopped once the 64 have exited.
+ANSWERED=0
+for _ in $(seq 600); do
+    LEFT=()
+    for p in "${PIDS[@]}"; do
+        if kill -0 "$p" 2>/dev/null; then
+            LEFT+=("$p")
+        elif wait "$p"; then
+            ANSWERED=$((ANSWERED + 1))
+        fi
+    done
+    PIDS=("${LEFT[@]}")
+    [ $ANSWERED -ge 64 ] && break
+    sleep 0.1
+done
+[ ${#PIDS[@]} -gt 0 ] && kill "${PIDS[@]}" 2>/dev/null
+wait "${PIDS[@]}" 2>/dev/null
+[ "$ANSWERED" = 64 ] || fail "$ANSWERED of 70 start-writes answered, not 64"
 
 # (e) No descriptor left for the next client: accept fails with EMFILE and
 # the connection stays queued, so the listening socket stays readable.

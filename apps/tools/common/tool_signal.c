@@ -41,4 +41,10 @@ void tool_stop_exits(const char *doing)
     }
     int n = snprintf(exit_msg, sizeof exit_msg, "%s: interrupted while %s\n", tool_name(), doing);
     exit_len = n < 0 ? 0 : (n < (int)sizeof exit_msg ? n : (int)sizeof exit_msg - 1);
+    /* A signal that came before the line above only set the flag, and the
+     * loop about to run would not see it: it ends the program now. One
+     * that comes after is the handler's. */
+    if (tool_stop_requested) {
+        on_stop(0);
+    }
 }

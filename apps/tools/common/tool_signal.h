@@ -12,7 +12,8 @@ extern volatile sig_atomic_t tool_stop_requested;
 
 void tool_catch_stop(void);
 /* From now on a signal exits at once (status 1) with "<prog>: interrupted
- * while <doing>"; NULL goes back to setting the flag. */
+ * while <doing>", and so does one that already came; NULL goes back to
+ * setting the flag. */
 void tool_stop_exits(const char *doing);
 
 #endif
