@@ -733,7 +733,9 @@ static int listen_inet(struct ccnd *d, const char *addr_text, char *err, size_t 
     return 0;
 }
 
-static int open_listeners(struct ccnd *d, char *err, size_t n)
+/* The unix socket comes last: whoever finds it (ccndstart, a client, a
+ * test) may use the TCP and UDP listeners at once, which are bound by then. */
+static int open_unix_listener(struct ccnd *d, char *err, size_t n)
 {
     unsigned id;
     if (face_listen_unix(d->faces, d->cfg.sockname, &id) != 0) {
@@ -744,13 +746,18 @@ static int open_listeners(struct ccnd *d, char *err, size_t n)
     struct stat st;
     d->sock_ino = lstat(d->cfg.sockname, &st) == 0 ? st.st_ino : 0;
     ccnd_log(d, 1, "listening on %s", d->cfg.sockname);
+    return 0;
+}
+
+static int open_listeners(struct ccnd *d, char *err, size_t n)
+{
     if (d->cfg.listen_count > 0) {
         for (size_t i = 0; i < d->cfg.listen_count; i++) {
             if (listen_inet(d, d->cfg.listen_on[i], err, n) != 0) {
                 return -1;
             }
         }
-        return 0;
+        return open_unix_listener(d, err, n);
     }
     /* Wildcards: IPv4 is required, IPv6 is used when the host has it. */
     if (listen_inet(d, "0.0.0.0", err, n) != 0) {
@@ -760,7 +767,7 @@ static int open_listeners(struct ccnd *d, char *err, size_t n)
         ccnd_log(d, 1, "no IPv6 listener: %s", err);
         err[0] = '\0';
     }
-    return 0;
+    return open_unix_listener(d, err, n);
 }
 
 struct ccnd *ccnd_create(const struct ccnd_config *cfg, char *err, size_t n)
