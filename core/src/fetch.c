@@ -23,8 +23,13 @@
  * (note_answered), so a higher floor costs little there. */
 #define DEFAULT_MIN_RTO 100
 #define MAX_RTO_MS      4000.0
+/* No timer exceeds a fifth of timeout_ms, so a segment lost again and again
+ * is asked for five times before the fetch gives up. With only the 4 s
+ * ceiling a 10 s timeout left room for three tries, and a busy machine's
+ * long round trips on a lossy link could end a healthy transfer that way. */
+#define TRIES_PER_TIMEOUT 5
 /* Before any answer, Interests are sent again after 100 ms, then after
- * waits that double with each timeout (200, 400 ... up to MAX_RTO_MS): a
+ * waits that double with each timeout (200, 400 ... up to the ceiling): a
  * producer that starts a moment after its reader, or a first Interest
  * lost, costs little; a path slower than that settles after a few
  * timeouts (the first answer's round trip then counts from the first
@@ -223,10 +228,10 @@ static int send_seg(struct ccnx_fetch *f, uint64_t seg)
     /* Each transmission of one segment waits twice as long (back-off);
      * before any answer the timer itself doubles with each timeout. */
     double wait = f->rtt.rto;
-    for (unsigned i = 0; f->rtt.have_sample && i < sl->sends && wait < MAX_RTO_MS; i++) {
+    for (unsigned i = 0; f->rtt.have_sample && i < sl->sends && wait < f->rtt.max_rto; i++) {
         wait *= 2;
     }
-    wait = wait > MAX_RTO_MS ? MAX_RTO_MS : wait;
+    wait = wait > f->rtt.max_rto ? f->rtt.max_rto : wait;
     int rc = build_interest(f, seg, (uint64_t)(wait * 2 * 4096 / 1000));
     struct ccnx_express_opts o = {seg_content, seg_timeout, sl, (int)(wait + 0.999), 0, 0};
     if (rc == 0) {
@@ -562,7 +567,9 @@ static int pipeline_start(struct ccnx_fetch *f)
     if (rc != 0) {
         return rc;
     }
-    ccnx_rtt_init(&f->rtt, INITIAL_RTO_MS, f->p.min_rto_ms, MAX_RTO_MS);
+    double ceiling = (double)f->p.timeout_ms / TRIES_PER_TIMEOUT;
+    ccnx_rtt_init(&f->rtt, INITIAL_RTO_MS, f->p.min_rto_ms,
+                  ceiling < MAX_RTO_MS ? ceiling : MAX_RTO_MS);
     ccnx_cwnd_init(&f->cw, f->p.initial_window, win);
     f->next_seg = f->p.start_segment;
     f->start_us = f->last_progress_us = now_us();

@@ -247,6 +247,47 @@ static void test_missing_segment_times_out(void **state)
     ccnx_buf_free(&objs);
 }
 
+/* A segment that never comes is asked for five times before the fetch
+ * gives up, however long its timer has grown: the timers stop at a fifth
+ * of timeout_ms. With the timer at 800 ms from the start (min_rto_ms) and
+ * a 4 s timeout, the tries are at 0, 0.8, 1.6, 2.4 and 3.2 s; under the
+ * plain 4 s ceiling the timer doubled to 1.6 and 3.2 s, three tries. */
+static void test_silent_segment_tried_five_times(void **state)
+{
+    (void)state;
+    static struct tf_producer p;
+    memset(&p, 0, sizeof p);
+    tf_producer_start(&p, "ccnx:/fetch/silent");
+    struct ccnx_client *c = tf_open_client();
+    struct ccnx_name n;
+    ccnx_name_init(&n);
+    assert_int_equal(ccnx_uri_parse_str(&n, "ccnx:/fetch/silent/%FD%01"), 0);
+    struct ccnx_fetch_params fp;
+    ccnx_fetch_params_init(&fp);
+    fp.name = &n;
+    fp.resolve = 0;
+    fp.initial_window = 1;
+    fp.timeout_ms = 4000;
+    fp.min_rto_ms = 800;
+    fp.on_data = tf_sink_data;
+    struct tf_sink sink = {0};
+    fp.arg = &sink;
+    struct ccnx_fetch_stats st;
+    struct ccnx_buf err = CCNX_BUF_INIT;
+    assert_int_equal(ccnx_fetch_run(c, &fp, &st, &err), CCNX_E_NOTFOUND);
+    assert_non_null(strstr(ccnx_buf_cstr(&err), "no answer for segment 0"));
+    /* four at least: a timer that fires late may leave room for one less */
+    unsigned seen = atomic_load(&p.interests);
+    if (seen < 4) {
+        fail_msg("the silent segment was asked for %u times within the timeout", seen);
+    }
+    ccnx_buf_free(&err);
+    ccnx_buf_free(&sink.data);
+    ccnx_name_free(&n);
+    ccnx_client_destroy(c);
+    tf_producer_free(&p);
+}
+
 static void test_keyname_key_fetched_by_name(void **state)
 {
     (void)state;
@@ -717,6 +758,7 @@ int main(void)
         cmocka_unit_test_teardown(test_version_discovery_picks_newest, tf_cleanup),
         cmocka_unit_test_teardown(test_tampered_segment_rejected, tf_cleanup),
         cmocka_unit_test_teardown(test_missing_segment_times_out, tf_cleanup),
+        cmocka_unit_test_teardown(test_silent_segment_tried_five_times, tf_cleanup),
         cmocka_unit_test_teardown(test_keyname_key_fetched_by_name, tf_cleanup),
         cmocka_unit_test_teardown(test_fetch_one_object, tf_cleanup),
         cmocka_unit_test_teardown(test_nack_and_gone, tf_cleanup),

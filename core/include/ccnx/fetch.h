@@ -182,7 +182,8 @@ struct ccnx_fetch_params {
     int scope;                      /* -1: none */
     unsigned max_window;            /* Interests in flight at most; 0: default 256 */
     unsigned initial_window;        /* 0: 4 (then slow start) */
-    int timeout_ms;                 /* no progress for this long fails; 0: 8000 */
+    int timeout_ms;                 /* no progress for this long fails; 0: 8000.
+                                     * Timers stay under a fifth of it. */
     int min_rto_ms;                 /* 0: 100 */
     uint64_t start_segment;         /* first segment wanted */
     struct ccnx_verifier *verifier; /* NULL: nothing is verified; outlives the fetch */
