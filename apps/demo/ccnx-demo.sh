@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The demonstration behind `make demo`: the ccnb tools at work on the
-# messages the CCNx 0.8.2 reference produced (../shared/vectors/ccnx082),
+# messages the CCNx 0.8.2 reference produced (tests/vectors/ccnx082),
 # then a private ccnd with traffic, ccnpoke/ccnpeek and a file transfer.
 set -euo pipefail
 bin=${1:-build/bin}
 here=$(cd "$(dirname "$0")/../.." && pwd)
-vectors=${CCNX_VECTORS:-$here/../shared/vectors/ccnx082}
+vectors=${CCNX_VECTORS:-$here/tests/vectors/ccnx082}
 if [[ ! -d $vectors ]]; then
   echo "ccnx-demo: reference vectors not found at $vectors (set CCNX_VECTORS)" >&2
   exit 1

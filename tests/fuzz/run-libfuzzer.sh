@@ -6,7 +6,7 @@ set -euo pipefail
 dir=${1:?usage: run-libfuzzer.sh FOLDER SECONDS}
 secs=${2:-15}
 src=$(cd "$(dirname "$0")" && pwd)
-vectors=${CCNX_VECTORS:-$src/../../../shared/vectors/ccnx082}
+vectors=${CCNX_VECTORS:-$src/../vectors/ccnx082}
 found=0
 for bin in "$dir"/fuzz_*; do
   [[ -x $bin && $bin != *_replay ]] || continue
