@@ -350,10 +350,11 @@ static int sw_build_names(struct ccnx_seqwriter *w, size_t n)
 }
 
 /* Signs n segments cut from the pending bytes (the last one short or empty
- * when fewer bytes remain); `final` puts FinalBlockID on every segment of
- * the batch, so a reader learns the end from whichever of them it gets
- * first instead of asking for segments past it (a small file's first
- * segment already says how many there are). */
+ * when fewer bytes remain); `final` puts FinalBlockID on the batch's last
+ * segment only. The reference's consumers (ccn_fetch behind ccncat) take
+ * the first FinalBlockID they see for the end and treat the segment before
+ * it as the last one until the final segment itself has arrived: a
+ * FinalBlockID on earlier segments made them drop the file's tail. */
 static int sw_sign_from(struct ccnx_seqwriter *w, const uint8_t *data, size_t avail, size_t n,
                         int final, size_t *consumed)
 {
@@ -384,10 +385,8 @@ static int sw_sign_from(struct ccnx_seqwriter *w, const uint8_t *data, size_t av
     (void)bs;
     if (final) {
         int fl = ccnx_naming_segment_build(w->next_seg + n - 1, fb);
-        for (size_t i = 0; i < n; i++) {
-            w->params[i].final_block_id = fb;
-            w->params[i].final_block_id_len = (size_t)fl;
-        }
+        w->params[n - 1].final_block_id = fb;
+        w->params[n - 1].final_block_id_len = (size_t)fl;
     }
     struct sw_batch *b;
     rc = sw_new_batch(w, n, &b);
