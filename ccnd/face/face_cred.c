@@ -3,7 +3,8 @@
  * A unix socket says it directly (SO_PEERCRED). A TCP connection from a
  * loopback address is a socket of this host: the kernel lists it in
  * /proc/net/tcp (or tcp6) with its owner, local address = our peer's,
- * remote address = our own end. */
+ * remote address = our own end; in the other table when the two ends'
+ * sockets are of different families (IPv4-mapped addresses). */
 #define _GNU_SOURCE /* struct ucred */
 #include "face/face_internal.h"
 
@@ -31,14 +32,15 @@ static void proc_addr(const struct sockaddr_storage *ss, char *out, size_t cap)
     }
 }
 
-/* The owner of the socket bound to `local` and connected to `remote`. */
-static int proc_tcp_uid(const struct sockaddr_storage *local, const struct sockaddr_storage *remote,
-                        int64_t *uid)
+/* The owner of the socket bound to `local` and connected to `remote`, as
+ * listed in one of the kernel's tables. */
+static int proc_tcp_lookup(const char *table, const struct sockaddr_storage *local,
+                           const struct sockaddr_storage *remote, int64_t *uid)
 {
     char want_local[64], want_remote[64], line[512];
     proc_addr(local, want_local, sizeof want_local);
     proc_addr(remote, want_remote, sizeof want_remote);
-    FILE *f = fopen(local->ss_family == AF_INET ? "/proc/net/tcp" : "/proc/net/tcp6", "re");
+    FILE *f = fopen(table, "re");
     if (f == NULL) {
         return CCNX_E_NOTFOUND;
     }
@@ -55,6 +57,56 @@ static int proc_tcp_uid(const struct sockaddr_storage *local, const struct socka
     }
     fclose(f);
     return res;
+}
+
+/* The same endpoint in the other family: an IPv4 address as the IPv6
+ * socket that holds it sees it (::ffff:a.b.c.d), or an IPv4-mapped one as
+ * plain IPv4. 0 when there is such a form. */
+static int other_family(const struct sockaddr_storage *in, struct sockaddr_storage *out)
+{
+    memset(out, 0, sizeof *out);
+    if (in->ss_family == AF_INET) {
+        const struct sockaddr_in *a = (const struct sockaddr_in *)in;
+        struct sockaddr_in6 *b = (struct sockaddr_in6 *)out;
+        b->sin6_family = AF_INET6;
+        b->sin6_port = a->sin_port;
+        b->sin6_addr.s6_addr[10] = 0xff;
+        b->sin6_addr.s6_addr[11] = 0xff;
+        memcpy(&b->sin6_addr.s6_addr[12], &a->sin_addr, 4);
+        return 0;
+    }
+    const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)in;
+    if (!IN6_IS_ADDR_V4MAPPED(&a->sin6_addr)) {
+        return CCNX_E_NOTFOUND;
+    }
+    struct sockaddr_in *b = (struct sockaddr_in *)out;
+    b->sin_family = AF_INET;
+    b->sin_port = a->sin6_port;
+    memcpy(&b->sin_addr, &a->sin6_addr.s6_addr[12], 4);
+    return 0;
+}
+
+static const char *proc_table(const struct sockaddr_storage *ss)
+{
+    return ss->ss_family == AF_INET ? "/proc/net/tcp" : "/proc/net/tcp6";
+}
+
+/* The owner of the peer's socket, bound to `peer` and connected to `ours`.
+ * The peer's socket may be of the other family than ours: a dual-stack
+ * IPv6 socket connected to 127.0.0.1 (as Java's are) is listed in
+ * /proc/net/tcp6 as ::ffff:127.0.0.1, and an IPv4 one reaching our
+ * dual-stack listener is listed in /proc/net/tcp. */
+static int proc_tcp_uid(const struct sockaddr_storage *peer, const struct sockaddr_storage *ours,
+                        int64_t *uid)
+{
+    if (proc_tcp_lookup(proc_table(peer), peer, ours, uid) == 0) {
+        return 0;
+    }
+    struct sockaddr_storage peer2, ours2;
+    if (other_family(peer, &peer2) != 0 || other_family(ours, &ours2) != 0) {
+        return CCNX_E_NOTFOUND;
+    }
+    return proc_tcp_lookup(proc_table(&peer2), &peer2, &ours2, uid);
 }
 
 int face_cred_unix(int fd, int64_t *uid)

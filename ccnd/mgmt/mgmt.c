@@ -242,13 +242,16 @@ static struct status do_destroyface(struct mgmt *m, const struct requester *rq,
 /* Registers (prefixreg, selfreg) or removes (unreg) fe's prefix on face
  * (owned by face_owner); an existing registration may be changed or
  * removed by whom may_change allows for it or for its face: the owner of a
- * face decides what is routed to it. */
+ * face decides what is routed to it. A request that arrives on the face
+ * itself always may: whoever holds the face owns what is routed to it,
+ * even when the kernel cannot say who that is. */
 static struct status apply_forwarding(struct mgmt *m, const struct requester *rq, int unreg,
                                       struct ccnx_forwarding_entry *fe, unsigned face,
                                       int64_t face_owner, uint64_t now)
 {
     struct fib_nexthop *hop = fib_find(m->fib, fe->name.p, fe->name.n, face);
-    if (hop != NULL && !may_change(m, rq, hop->owner) && !may_change(m, rq, face_owner))
+    if (hop != NULL && face != rq->face && !may_change(m, rq, hop->owner) &&
+        !may_change(m, rq, face_owner))
         return (struct status){403, "the registration belongs to another user"};
     if (unreg) {
         if (hop == NULL || fib_remove(m->fib, fe->name.p, fe->name.n, face) != 0)

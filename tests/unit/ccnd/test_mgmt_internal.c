@@ -479,6 +479,36 @@ static void test_other_users(void **state)
     ccnx_buf_free(&in);
 }
 
+/* A face whose process's uid is unknown (a TCP client the kernel tables do
+ * not name) still owns what is routed to itself: the reference's Java
+ * library sends unreg then selfreg for its own prefix on its own face, and
+ * both must succeed; another such face still may not touch them. */
+static void test_unknown_uid_owns_its_face(void **state)
+{
+    struct fixture *f = *state;
+    struct fake_faces *ff = &f->faces;
+    static const unsigned ids[2] = {81, 82};
+    for (size_t i = 0; i < 2; i++) {
+        ff->local[ff->nlocal] = ids[i];
+        ff->uid[ff->nlocal] = MGMT_UID_UNKNOWN;
+        ff->owner[ff->nlocal++] = MGMT_UID_NONE;
+    }
+    struct ccnx_buf in = CCNX_BUF_INIT;
+    forwarding_request(f, "selfreg", "ccnx:/room", 81, &in);
+    assert_ok(f, &in, 81);
+    forwarding_request(f, "unreg", "ccnx:/room", 81, &in);
+    assert_nack(f, &in, 82, 403); /* another face, uid unknown too */
+    assert_ok(f, &in, 81);
+    assert_int_equal(faces_on(f, "ccnx:/room/x"), 0);
+    forwarding_request(f, "selfreg", "ccnx:/room", 81, &in);
+    assert_ok(f, &in, 81);
+    assert_ok(f, &in, 81); /* registering again refreshes it */
+    forwarding_request(f, "prefixreg", "ccnx:/room", 81, &in);
+    assert_nack(f, &in, 82, 403);
+    assert_int_equal(faces_on(f, "ccnx:/room/x"), 1);
+    ccnx_buf_free(&in);
+}
+
 static void test_strategy(void **state)
 {
     struct fixture *f = *state;
@@ -516,7 +546,7 @@ int main(void)
         cmocka_unit_test(test_key_object),  cmocka_unit_test(test_prefixreg_and_unreg),
         cmocka_unit_test(test_selfreg),     cmocka_unit_test(test_newface_and_destroyface),
         cmocka_unit_test(test_refusals),    cmocka_unit_test(test_strategy),
-        cmocka_unit_test(test_other_users),
+        cmocka_unit_test(test_other_users), cmocka_unit_test(test_unknown_uid_owns_its_face),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
