@@ -1,0 +1,155 @@
+# Shared by the interop tests (test_*.sh in this folder), which source it
+# after `set -u`. They run the CCNx 0.8.2 reference's own programs against
+# ours. The reference is a build of it (C programs in bin/, and for the Java
+# cases its jars in lib/) found through CCNX_REF, by default
+# ../shared/ccnx-0.8.2 beside the checkout. Without one, a test says why
+# and exits 77, which ctest reports as skipped: it never passes silently.
+#
+# Every forwarder a test starts (ours or the reference's) has a port, a
+# unix socket, a keystore folder and a log of its own under $T; `on NAME`
+# runs a program as a client of forwarder NAME. Ours and the reference's
+# tools keep separate user keystores, as two users would.
+#
+# Set by the test before sourcing:
+#   INTEROP_TAG   the temporary folder is /tmp/TAG-XXXXXX
+
+B=${CCNX_BIN:?}
+SRC=${CCNX_SRC:?}
+REF=${CCNX_REF:-$SRC/../shared/ccnx-0.8.2}
+if [ ! -x "$REF/bin/ccnd" ] || [ ! -x "$REF/bin/ccncat" ]; then
+    echo "SKIP: no CCNx 0.8.2 reference build at $REF (set CCNX_REF to one)"
+    exit 77
+fi
+REF=$(cd "$REF" && pwd)
+T=$(mktemp -d "/tmp/${INTEROP_TAG:?}-XXXXXX") || exit 1
+unset CCN_LOCAL_TRANSPORT CCNR_GLOBAL_PREFIX CCND_LAN CCND_DEBUG CCND_LOG CCNR_DIRECTORY \
+    CCN_LOCAL_PORT CCN_LOCAL_SOCKNAME CCNX_USER_NAME
+export HOME="$T/home"
+mkdir -p "$HOME" "$T/our-user" "$T/ref-user"
+BG_PIDS=()
+CCNDS=()
+
+# The reference's Java programs find their jars through these.
+export CCN_HOME="$REF" CCN_HOME_JAVA="$REF/lib"
+
+cleanup() {
+    local p
+    for p in "${BG_PIDS[@]}"; do
+        kill -TERM -- "-$p" 2>/dev/null || kill -TERM "$p" 2>/dev/null
+    done
+    for p in "${CCNDS[@]}"; do kill -TERM "$p" 2>/dev/null; done
+    wait 2>/dev/null
+    rm -rf "$T"
+}
+trap cleanup EXIT
+
+fail() {
+    echo "FAIL: $*"
+    local f
+    for f in "$T"/*.log "$T"/*.err; do [ -s "$f" ] && { echo "== $f"; tail -n 8 "$f"; }; done
+    exit 1
+}
+
+# A port no listener uses, in a range of the interop tests' own.
+free_port() {
+    local p=$((38000 + (RANDOM % 1800)))
+    while ss -Htanu 2>/dev/null | awk '{print $5}' | grep -q "[:.]$p\$"; do
+        p=$((38000 + (RANDOM % 1800)))
+    done
+    echo "$p"
+}
+
+# start_ccnd NAME ours|ref: a forwarder in the background, ready (its unix
+# socket answers) when this returns. Sets PORT_<NAME>.
+start_ccnd() {
+    local name=$1 kind=$2 port bin
+    port=$(free_port)
+    eval "PORT_$name=$port"
+    mkdir -p "$T/$name.ks"
+    chmod 700 "$T/$name.ks"
+    [ "$kind" = ours ] && bin=$B/ccnd || bin=$REF/bin/ccnd
+    CCN_LOCAL_PORT=$port CCN_LOCAL_SOCKNAME="$T/$name.sock" CCND_KEYSTORE_DIRECTORY="$T/$name.ks" \
+        "$bin" >"$T/ccnd-$name.log" 2>&1 &
+    CCNDS+=($!)
+    local i
+    for i in $(seq 300); do
+        if [ -S "$T/$name.sock.$port" ] &&
+            TOOL_TIMEOUT=5 on "$name" ref ccndsmoketest >/dev/null 2>&1; then
+            return 0
+        fi
+        kill -0 "${CCNDS[-1]}" 2>/dev/null || break
+        sleep 0.05
+    done
+    fail "$kind ccnd $name did not start"
+}
+
+# on NAME COMMAND...: COMMAND as a client of forwarder NAME.
+on() {
+    local name=$1 port
+    shift
+    eval "port=\$PORT_$name"
+    CCN_LOCAL_PORT=$port CCN_LOCAL_SOCKNAME="$T/$name.sock" "$@"
+}
+
+# ours TOOL ARGS... / ref TOOL ARGS...: a tool of this project or of the
+# reference, each with its user's keystore (run under `on`), stopped after
+# TOOL_TIMEOUT seconds (default 60).
+ours() {
+    local tool=$1
+    shift
+    CCNX_DIR="$T/our-user" timeout "${TOOL_TIMEOUT:-60}" "$B/$tool" "$@"
+}
+ref() {
+    local tool=$1
+    shift
+    CCNX_DIR="$T/ref-user" PATH="$REF/bin:$PATH" LD_LIBRARY_PATH="$REF/lib" \
+        timeout "${TOOL_TIMEOUT:-60}" "$REF/bin/$tool" "$@"
+}
+
+# link FROM TO PREFIX: FROM forwards Interests under PREFIX to TO over UDP
+# (with the reference's ccndc, which both forwarders accept).
+link() {
+    local to_port
+    eval "to_port=\$PORT_$2"
+    on "$1" ref ccndc add "$3" udp 127.0.0.1 "$to_port" >/dev/null 2>"$T/link.err" ||
+        fail "cannot link $1 to $2 for $3: $(cat "$T/link.err")"
+}
+
+# bg TAG COMMAND...: COMMAND in the background in a process group of its own
+# (the Java programs start a JVM as a child), output to $T/TAG.log; sets
+# BG_PID. Stopped on exit.
+bg() {
+    local tag=$1
+    shift
+    setsid "$@" >"$T/$tag.log" 2>&1 </dev/null &
+    BG_PID=$!
+    BG_PIDS+=("$BG_PID")
+}
+
+# bg_in TAG FILE COMMAND...: as bg, with standard input from FILE.
+bg_in() {
+    local tag=$1 in=$2
+    shift 2
+    setsid "$@" >"$T/$tag.log" 2>&1 <"$in" &
+    BG_PID=$!
+    BG_PIDS+=("$BG_PID")
+}
+
+# stop_bg PID: the process group PID leads, and waits for it.
+stop_bg() {
+    kill -TERM -- "-$1" 2>/dev/null
+    wait "$1" 2>/dev/null
+    return 0
+}
+
+# wait_for SECONDS COMMAND...: until COMMAND succeeds; 1 after SECONDS.
+wait_for() {
+    local end=$((SECONDS + $1))
+    shift
+    until "$@"; do
+        [ "$SECONDS" -lt "$end" ] || return 1
+        sleep 0.1
+    done
+}
+
+have_java() { command -v java >/dev/null 2>&1 && [ -f "$REF/lib/ccn.jar" ]; }
