@@ -117,20 +117,22 @@ link() {
 
 # bg TAG COMMAND...: COMMAND in the background in a process group of its own
 # (the Java programs start a JVM as a child), output to $T/TAG.log; sets
-# BG_PID. Stopped on exit.
+# BG_PID. Stopped on exit. It does not inherit the descriptors in HELD_FDS
+# (the write ends of other programs' input FIFOs, which must close when the
+# test closes them).
+HELD_FDS=()
 bg() {
-    local tag=$1
-    shift
-    setsid "$@" >"$T/$tag.log" 2>&1 </dev/null &
-    BG_PID=$!
-    BG_PIDS+=("$BG_PID")
+    bg_in "$1" /dev/null "${@:2}"
 }
 
 # bg_in TAG FILE COMMAND...: as bg, with standard input from FILE.
 bg_in() {
     local tag=$1 in=$2
     shift 2
-    setsid "$@" >"$T/$tag.log" 2>&1 <"$in" &
+    (
+        for fd in "${HELD_FDS[@]}"; do eval "exec $fd>&-"; done
+        exec setsid "$@" >"$T/$tag.log" 2>&1 <"$in"
+    ) &
     BG_PID=$!
     BG_PIDS+=("$BG_PID")
 }
