@@ -30,7 +30,8 @@ struct seen {
 
 struct lister {
     struct ccnx_client *c;
-    struct ccnx_verifier *v; /* NULL unless CCN_VERIFY asks for checks */
+    struct ccnx_verifier *v; /* every object's signature is checked */
+    int require_verified;    /* CCN_VERIFY: what does not verify is not listed */
     struct ccnx_name prefix;
     int scope;
     int linger_ms;
@@ -48,7 +49,11 @@ static void usage(FILE *f)
             "Environment:\n"
             "  CCN_SCOPE   Scope of the Interests (0, 1 or 2; default none)\n"
             "  CCN_LINGER  seconds to wait for more answers (default 0.5)\n"
-            "  CCN_VERIFY  when set and not empty, check signatures\n"
+            "  CCN_VERIFY  when set and not 0, list only what verifies\n"
+            "\n"
+            "Each name is followed by [verified] when the signature of the object that\n"
+            "named it verified with its publisher's key (fetched as other tools do), or\n"
+            "[unverified], with the reason on standard error.\n"
             "\n"
             "Exit status: 0 listed (possibly nothing), 1 failure, 2 usage.\n",
             tool_name());
@@ -87,8 +92,10 @@ static void print_component(struct lister *l, const uint8_t *p, size_t n, int ve
 {
     /* Seen (and so excluded from the next rounds) but not printed: a
      * repository's enumeration replies, cached by ccnd, sit under this
-     * marker; they are the listing machinery, not something listed. */
-    if (!seen_add(&l->seen, p, n) || ccnx_naming_command_is(p, n, "E.be")) {
+     * marker; they are the listing machinery, not something listed. Nor
+     * is what did not verify when CCN_VERIFY requires it. */
+    if (!seen_add(&l->seen, p, n) || ccnx_naming_command_is(p, n, "E.be") ||
+        (!verified && l->require_verified)) {
         return;
     }
     struct ccnx_buf text = CCNX_BUF_INIT;
@@ -102,13 +109,10 @@ static void print_component(struct lister *l, const uint8_t *p, size_t n, int ve
 static int verified(struct lister *l, const uint8_t *obj, size_t len,
                     const struct ccnx_content_parsed *pc)
 {
-    if (l->v == NULL) {
-        return 0;
-    }
     struct ccnx_buf err = CCNX_BUF_INIT;
     int res = ccnx_verifier_check_sync(l->v, obj, len, pc, &err);
     if (res != 0) {
-        tool_warn("%s", ccnx_buf_cstr(&err));
+        tool_warn("%s%s", ccnx_buf_cstr(&err), l->require_verified ? " (not listed)" : "");
     }
     ccnx_buf_free(&err);
     return res == 0;
@@ -261,7 +265,8 @@ static void read_environment(struct lister *l)
         }
         l->linger_ms = (int)(s * 1000);
     }
-    if (verify != NULL && *verify != '\0' && ccnx_verifier_create(l->c, &l->v) != 0) {
+    l->require_verified = verify != NULL && *verify != '\0' && strcmp(verify, "0") != 0;
+    if (ccnx_verifier_create(l->c, &l->v) != 0) {
         tool_die("out of memory");
     }
 }

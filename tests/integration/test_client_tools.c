@@ -199,9 +199,20 @@ static void test_ccnls(void **state)
     (void)state;
     struct ccnx_buf out = CCNX_BUF_INIT, err = CCNX_BUF_INIT;
     assert_int_equal(run("ccnls ccnx:/t", &out, &err), 0);
-    assert_non_null(strstr((char *)out.data, "a [unverified]\n"));
-    assert_non_null(strstr((char *)out.data, "b [unverified]\n"));
+    /* Signatures are checked, as the reference's ccnls checks them; a
+     * tampered object is listed unverified, with the reason. */
+    assert_non_null(strstr((char *)out.data, "a [verified]\n"));
+    assert_non_null(strstr((char *)out.data, "b [verified]\n"));
     assert_non_null(strstr((char *)out.data, "bad [unverified]\n"));
+    assert_non_null(strstr((char *)err.data, "ccnx:/t/bad"));
+    assert_non_null(strstr((char *)err.data, "verif"));
+    /* CCN_VERIFY requires it: what does not verify is left out. */
+    setenv("CCN_VERIFY", "1", 1);
+    assert_int_equal(run("ccnls ccnx:/t", &out, &err), 0);
+    unsetenv("CCN_VERIFY");
+    assert_non_null(strstr((char *)out.data, "a [verified]\n"));
+    assert_null(strstr((char *)out.data, "bad "));
+    assert_non_null(strstr((char *)err.data, "(not listed)"));
     /* Name enumeration: the reference repository's reply lists doc1, doc2. */
     assert_int_equal(run("ccnls ccnx:/example/vec/repo", &out, &err), 0);
     assert_non_null(strstr((char *)out.data, "doc1 "));
