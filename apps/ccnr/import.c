@@ -10,8 +10,9 @@
  * batches.
  *
  * Verification is synchronous and never fetches: a key carried in the
- * KeyLocator (Key or Certificate) or one the verifier already knows is
- * used, and an object that would need its key fetched by name is refused
+ * KeyLocator (Key or Certificate), a self-signed KEY object of the same
+ * file, or one the verifier already knows is used, and an object that
+ * would need its key fetched by name from elsewhere is refused
  * like one whose signature fails. An import thus takes one pass of the
  * daemon's loop, however many objects it holds, and its answer is final. */
 #include "ccnr.h"
@@ -23,6 +24,8 @@
 #include <ccnx/dtag.h>
 #include <ccnx/error.h>
 #include <ccnx/publish.h>
+#include <ccnx/publish_sign.h>
+#include <ccnx/sign.h>
 #include <ccnx/uri.h>
 
 #include <errno.h>
@@ -89,12 +92,34 @@ static int next_object(struct import *im, size_t off, size_t *len, struct ccnx_c
     return 1;
 }
 
+/* A KEY object that signs itself (its publisher is the key it holds, and
+ * the signature verifies with it) is trusted as a key carried in a
+ * KeyLocator is: the objects of the file that name it by KeyName then
+ * verify, as they do for a consumer that fetches it. A repository's file
+ * holds its publishers' keys this way (the reference's Java tools name
+ * their key and store it beside what they publish). */
+static void learn_key(struct import *im, const uint8_t *obj, size_t len,
+                      const struct ccnx_content_parsed *pc)
+{
+    struct ccnx_key *key = NULL;
+    if (im->v == NULL || pc->type != CCNX_TYPE_KEY || pc->publisher.len != CCNX_DIGEST_LEN ||
+        ccnx_key_from_der(obj + pc->content_value.off, pc->content_value.len, &key) != 0) {
+        return;
+    }
+    if (memcmp(ccnx_key_digest(key), obj + pc->publisher.off, CCNX_DIGEST_LEN) == 0 &&
+        ccnx_content_verify(obj, len, pc, key) == 0) {
+        ccnx_verifier_add_key(im->v, key);
+    }
+    ccnx_key_free(key);
+}
+
 static int check_whole_file(struct import *im)
 {
     struct ccnx_content_parsed pc;
     size_t off = 0, len = 0;
     int rc;
     while ((rc = next_object(im, off, &len, &pc)) == 1) {
+        learn_key(im, im->p + off, len, &pc);
         off += len;
         im->n->objects++;
     }

@@ -88,14 +88,11 @@ static int seen_add(struct seen *s, const uint8_t *p, size_t n)
     return 1;
 }
 
+/* Prints one listed name, marked as its object's check came out; not
+ * printed when it did not verify and CCN_VERIFY requires it. */
 static void print_component(struct lister *l, const uint8_t *p, size_t n, int verified)
 {
-    /* Seen (and so excluded from the next rounds) but not printed: a
-     * repository's enumeration replies, cached by ccnd, sit under this
-     * marker; they are the listing machinery, not something listed. Nor
-     * is what did not verify when CCN_VERIFY requires it. */
-    if (!seen_add(&l->seen, p, n) || ccnx_naming_command_is(p, n, "E.be") ||
-        (!verified && l->require_verified)) {
+    if (!verified && l->require_verified) {
         return;
     }
     struct ccnx_buf text = CCNX_BUF_INIT;
@@ -106,16 +103,81 @@ static void print_component(struct lister *l, const uint8_t *p, size_t n, int ve
     ccnx_buf_free(&text);
 }
 
-static int verified(struct lister *l, const uint8_t *obj, size_t len,
+/* 1 when (p, n) is new and to be listed. Either way it is excluded from
+ * the next rounds; a repository's enumeration replies, cached by ccnd, sit
+ * under %C1.E.be: they are the listing machinery, not something listed. */
+static int first_seen(struct lister *l, const uint8_t *p, size_t n)
+{
+    return seen_add(&l->seen, p, n) && !ccnx_naming_command_is(p, n, "E.be");
+}
+
+static void list_collection(struct lister *l, const uint8_t *p, size_t n, int ok);
+
+/* The component of obj one level below the prefix; obj's digest (in
+ * digest) when the prefix itself names it. 0, or -1 when there is none. */
+static int child_of(const struct lister *l, const uint8_t *obj, size_t len,
+                    const struct ccnx_content_parsed *pc, uint8_t *digest, struct ccnx_comp *out)
+{
+    struct ccnx_name_iter it;
+    struct ccnx_comp comp = {NULL, 0};
+    ccnx_name_iter_init(&it, obj + pc->name.off, pc->name.len);
+    for (size_t i = 0; i <= l->prefix.count; i++) {
+        if (ccnx_name_iter_next(&it, &comp) != 1) {
+            if (ccnx_content_digest(obj, len, digest) != 0) {
+                return -1;
+            }
+            comp = (struct ccnx_comp){digest, CCNX_DIGEST_LEN};
+            break;
+        }
+    }
+    *out = comp;
+    return 0;
+}
+
+/* A check under way: what the object answered (an Exclude round or the
+ * name enumeration). Counted in rounds_open, so the listing waits for it:
+ * a key fetched by name arrives through the client loop. */
+struct check {
+    struct lister *l;
+    int enumeration;
+};
+
+static void checked(void *arg, int result, const char *error, const uint8_t *obj, size_t len,
                     const struct ccnx_content_parsed *pc)
 {
-    struct ccnx_buf err = CCNX_BUF_INIT;
-    int res = ccnx_verifier_check_sync(l->v, obj, len, pc, &err);
-    if (res != 0) {
-        tool_warn("%s%s", ccnx_buf_cstr(&err), l->require_verified ? " (not listed)" : "");
+    struct check *ck = arg;
+    struct lister *l = ck->l;
+    int ok = result == 0;
+    if (!ok) {
+        tool_warn("%s%s", error, l->require_verified ? " (not listed)" : "");
     }
-    ccnx_buf_free(&err);
-    return res == 0;
+    uint8_t digest[CCNX_DIGEST_LEN];
+    struct ccnx_comp comp;
+    if (!ck->enumeration) {
+        if (child_of(l, obj, len, pc, digest, &comp) == 0) {
+            print_component(l, comp.p, comp.n, ok);
+        }
+    } else if (pc->type == CCNX_TYPE_DATA) {
+        /* Only the first segment is read: a listing longer than one
+         * segment's worth of links (thousands of names) is cut there. */
+        list_collection(l, obj + pc->content_value.off, pc->content_value.len, ok);
+    }
+    l->rounds_open--;
+    free(ck);
+}
+
+/* Checks obj's signature, fetching its key as other tools do, then lists
+ * what it names. */
+static void check_then_list(struct lister *l, int enumeration, const uint8_t *obj, size_t len,
+                            const struct ccnx_content_parsed *pc)
+{
+    struct check *ck = malloc(sizeof *ck);
+    if (ck == NULL) {
+        tool_die("out of memory");
+    }
+    *ck = (struct check){l, enumeration};
+    l->rounds_open++;
+    ccnx_verifier_check(l->v, obj, len, pc, checked, ck); /* calls checked, now or later */
 }
 
 static int cmp_comp(const void *a, const void *b)
@@ -131,24 +193,14 @@ static void round_content(void *arg, const uint8_t *obj, size_t len,
 {
     struct lister *l = arg;
     l->rounds_open--;
-    int ok = verified(l, obj, len, pc);
-    struct ccnx_name_iter it;
-    struct ccnx_comp comp = {NULL, 0};
-    ccnx_name_iter_init(&it, obj + pc->name.off, pc->name.len);
-    for (size_t i = 0; i <= l->prefix.count; i++) {
-        if (ccnx_name_iter_next(&it, &comp) != 1) {
-            comp.p = NULL; /* the object is named by the prefix itself */
-            break;
-        }
-    }
     uint8_t digest[CCNX_DIGEST_LEN];
-    if (comp.p == NULL) {
-        if (ccnx_content_digest(obj, len, digest) != 0) {
-            return;
-        }
-        comp = (struct ccnx_comp){digest, sizeof digest};
+    struct ccnx_comp comp;
+    if (child_of(l, obj, len, pc, digest, &comp) != 0) {
+        return;
     }
-    print_component(l, comp.p, comp.n, ok);
+    if (first_seen(l, comp.p, comp.n)) {
+        check_then_list(l, 0, obj, len, pc);
+    }
     next_round(l);
 }
 
@@ -200,7 +252,7 @@ static void list_collection(struct lister *l, const uint8_t *p, size_t n, int ok
         struct ccnx_name_iter ni;
         struct ccnx_comp comp;
         if (ccnx_name_iter_init(&ni, link.name, link.name_len) == 0 &&
-            ccnx_name_iter_next(&ni, &comp) == 1) {
+            ccnx_name_iter_next(&ni, &comp) == 1 && first_seen(l, comp.p, comp.n)) {
             print_component(l, comp.p, comp.n, ok);
         }
     }
@@ -211,13 +263,7 @@ static void enumeration_content(void *arg, const uint8_t *obj, size_t len,
 {
     struct lister *l = arg;
     l->rounds_open--;
-    int ok = verified(l, obj, len, pc);
-    if (pc->type != CCNX_TYPE_DATA) {
-        return;
-    }
-    /* Only the first segment is read: a listing longer than one segment's
-     * worth of links (thousands of names) is cut there. */
-    list_collection(l, obj + pc->content_value.off, pc->content_value.len, ok);
+    check_then_list(l, 1, obj, len, pc);
 }
 
 static void start_enumeration(struct lister *l)

@@ -25,7 +25,7 @@ T=$(mktemp -d "/tmp/${INTEROP_TAG:?}-XXXXXX") || exit 1
 unset CCN_LOCAL_TRANSPORT CCNR_GLOBAL_PREFIX CCND_LAN CCND_DEBUG CCND_LOG CCNR_DIRECTORY \
     CCN_LOCAL_PORT CCN_LOCAL_SOCKNAME CCNX_USER_NAME
 export HOME="$T/home"
-mkdir -p "$HOME" "$T/our-user" "$T/ref-user"
+mkdir -p "$HOME" "$T/our-user" "$T/ref-user" "$T/java-user"
 BG_PIDS=()
 CCNDS=()
 
@@ -99,11 +99,33 @@ ours() {
     shift
     CCNX_DIR="$T/our-user" timeout "${TOOL_TIMEOUT:-60}" "$B/$tool" "$@"
 }
+#
+# The reference's Java tools keep a user keystore of their own: one that its
+# C library made is used by them, but their key is then published nowhere,
+# and what they sign cannot be verified once they exit (the reference's
+# ccncat reads nothing of it; ours refuse it, naming the key).
 ref() {
-    local tool=$1
-    shift
-    CCNX_DIR="$T/ref-user" PATH="$REF/bin:$PATH" LD_LIBRARY_PATH="$REF/lib" \
-        timeout "${TOOL_TIMEOUT:-60}" "$REF/bin/$tool" "$@"
+    local user=$T/ref-user
+    [ "$(head -c 4 "$REF/bin/$1")" != $'\x7fELF' ] && grep -qs -e java -e '^ccn_run$' "$REF/bin/$1" &&
+        user=$T/java-user
+    CCNX_DIR="$user" PATH="$REF/bin:$PATH" LD_LIBRARY_PATH="$REF/lib" \
+        timeout "${TOOL_TIMEOUT:-60}" $(ref_command "$1") "${@:2}"
+}
+
+# ref_command TOOL: how to start the reference's TOOL. Its Java tools are
+# links to the launcher ccn_run, which takes the tool's name from how it
+# was called; a copy that lost its links holds the launcher's name as text
+# instead, and the launcher is then given the tool's name first.
+ref_command() {
+    local path=$REF/bin/$1 target
+    if [ ! -x "$path" ] && [ -f "$path" ] && [ "$(stat -c %s "$path")" -lt 64 ]; then
+        target=$(cat "$path")
+        if [ -x "$REF/bin/$target" ]; then
+            echo "$REF/bin/$target $1"
+            return
+        fi
+    fi
+    echo "$path"
 }
 
 # link FROM TO PREFIX: FROM forwards Interests under PREFIX to TO over UDP

@@ -4,7 +4,8 @@
 # running ccnr; the objects are then served byte for byte; importing again
 # finds them held; truncated files and foreign elements import nothing; a
 # file name with '/' and a missing file get a diagnostic; objects whose
-# signature fails or whose key is not carried are refused and counted; a
+# signature fails or whose key is not carried are refused and counted,
+# unless the file also holds that key as a self-signed KEY object; a
 # repository that ignores the command gives "no answer".
 set -u
 V=${CCNX_VECTORS:?}
@@ -67,6 +68,13 @@ expect a4 1 "the element at offset $FOREIGN_AT is not a ContentObject"
 import a5 refused.ccnb
 expect a5 1 "1 objects imported, 0 already held, 2 refused"
 expect a5 1 "ccnx:/example/vec/data/keyname: its key is neither in its KeyLocator nor known"
+# A file that also holds the key an object names (a self-signed KEY object,
+# as a repository's file holds its publishers' keys), even after it: the
+# object verifies (in a store of its own, so no earlier import taught it).
+cat "$V/co_keyname_locator.ccnb" "$V/co_key.ccnb" >keyed.ccnb
+mkdir "$T/keyed"
+CCNR_DIRECTORY="$T/keyed" import a7 keyed.ccnb
+expect a7 0 "2 objects imported, 0 already held, 0 refused"
 import a6 "$T/nosuch"
 expect a6 1 "cannot import $T/nosuch"
 [ -e good.ccnb ] || fail "ccnr import removed the user's file"
