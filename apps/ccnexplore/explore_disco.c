@@ -61,6 +61,8 @@ struct req {
     struct responder *resp;
     struct walk *walk;
     struct ex_node *holder; /* REQ_SIZE: the node whose content is measured */
+    size_t seg_count;       /* REQ_SIZE: name components of one of its segments */
+    int tries;              /* REQ_SIZE: answers that were not yet the final segment */
     uint64_t id;
 };
 
@@ -215,6 +217,11 @@ static int express(struct ex_disco *d, struct req *q, const struct ccnx_name *na
     ip.exclude_count = nex;
     ip.child_selector = child;
     ip.scope = scope;
+    /* The last segment is a child of the version, not something deeper
+     * (the reference's Java files keep a header under %C1.META.M there):
+     * one component and the implicit digest. */
+    if (q->kind == REQ_SIZE)
+        ip.max_suffix = 2;
     /* ccnd's content store answers at once: the cache walk waits less. */
     int wait = q->kind == REQ_WALK && q->walk->scope == 0 ? d->o.wait_ms / 4 : d->o.wait_ms;
     ip.lifetime_units = (int64_t)wait * 4096 / 1000;
@@ -623,6 +630,7 @@ static void measure(struct dnode *dn, const uint8_t *obj, const struct ccnx_cont
         holder->size = (int64_t)pc->content_value.len;
     } else if (q != NULL && ccnx_name_truncate(&name, name.count - 1) == 0) {
         q->holder = holder;
+        q->seg_count = name.count + 1;
         express(dn->d, q, &name, NULL, 0, 1, -1);
         q = NULL;
     }
@@ -630,18 +638,58 @@ static void measure(struct dnode *dn, const uint8_t *obj, const struct ccnx_cont
     ccnx_name_free(&name);
 }
 
-/* The last segment: the count, and the size when it is final. */
+#define SIZE_TRIES 16 /* later segments asked for, at most, after a non-final answer */
+
+/* Asks again for the rightmost segment, now excluding every segment up to
+ * the one that answered (a cache that holds only the first segments, or a
+ * producer that answers with the next one it writes, gave it). */
+static void ask_after(struct req *q, const uint8_t *obj, const struct ccnx_content_parsed *pc)
+{
+    struct req *next = q->tries < SIZE_TRIES ? new_req(q->dn, REQ_SIZE) : NULL;
+    struct ccnx_name name;
+    struct ccnx_comp last;
+    if (next == NULL || ccnx_name_init(&name) != 0) {
+        free(next);
+        return;
+    }
+    if (ccnx_name_set_ccnb(&name, obj + pc->name.off, pc->name.len) == 0 &&
+        ccnx_name_comp(&name, name.count - 1, &last) == 0) {
+        uint8_t comp[CCNX_NUMERIC_MAX_LEN];
+        size_t n = last.n <= sizeof comp ? last.n : 0;
+        memcpy(comp, last.p, n);
+        const struct ccnx_exclude_item ex[2] = {{CCNX_EXCLUDE_ANY, NULL, 0},
+                                                {CCNX_EXCLUDE_COMPONENT, comp, n}};
+        *next = *q;
+        next->next = next->prev = NULL;
+        next->tries++;
+        if (n > 0 && ccnx_name_truncate(&name, name.count - 1) == 0) {
+            express(q->dn->d, next, &name, ex, 2, 1, -1);
+            next = NULL;
+        }
+    }
+    free(next);
+    ccnx_name_free(&name);
+}
+
+/* The last segment: the count and the size, when it is the final one. A
+ * segment that is not yet the final one leads to asking for later ones;
+ * anything else (an object deeper under the version, a component that is
+ * not a segment) gives neither: no figure rather than a wrong one. */
 static void size_content(struct req *q, const uint8_t *obj, const struct ccnx_content_parsed *pc)
 {
     uint64_t seg, final;
-    if (ccnx_naming_last_is_segment_ccnb(obj + pc->name.off, pc->name.len, &seg) != 1)
+    if (pc->name_count != q->seg_count ||
+        ccnx_naming_last_is_segment_ccnb(obj + pc->name.off, pc->name.len, &seg) != 1)
         return;
+    if (!pc->has_final_block_id ||
+        ccnx_naming_segment_decode(obj + pc->final_block_id.off, pc->final_block_id.len, &final) !=
+            0 ||
+        final != seg) {
+        ask_after(q, obj, pc);
+        return;
+    }
     q->holder->segments = (int64_t)seg + 1;
-    if (pc->has_final_block_id &&
-        ccnx_naming_segment_decode(obj + pc->final_block_id.off, pc->final_block_id.len, &final) ==
-            0 &&
-        final == seg)
-        q->holder->size = (int64_t)(seg * q->dn->first_len + pc->content_value.len);
+    q->holder->size = (int64_t)(seg * q->dn->first_len + pc->content_value.len);
 }
 
 static void probe_content(struct req *q, const uint8_t *obj, size_t len,

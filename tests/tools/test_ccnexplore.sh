@@ -1,7 +1,8 @@
 #!/bin/bash
 # ccnexplore over one ccnd with two repositories and a producer: --list
 # prints the expected tree (two repositories' names merged, versions
-# collapsed with their size, the producer's and the cache's names); then
+# collapsed with their size, the producer's and the cache's names; a
+# header under a version does not pass for its last segment); then
 # the screen through tmux: expand, details with a verified signature,
 # filter, preview, fetch (compared), put (found after the refresh), copy,
 # keys that still act while a prefix never answers, and a resize.
@@ -59,6 +60,18 @@ ccnx:/test
 END
 diff -u "$T/expected.txt" "$T/list.txt" || fail "--list printed something else"
 [ -s "$T/list.err" ] && fail "--list complained: $(cat "$T/list.err")"
+# An object deeper under a version (the reference's Java files keep a
+# header under <version>/%C1.META.M) is not the content's last segment: the
+# size stays the file's.
+timeout 30 "$B/ccncat" -v ccnx:/test/docs/big.bin >/dev/null 2>"$T/cat.err" || fail "ccncat big.bin"
+V=$(sed -n 's|^ccncat: [^ ]* (\(ccnx:/test/docs/big.bin/[^)]*\)).*|\1|p' "$T/cat.err")
+[ -n "$V" ] || fail "no version in: $(cat "$T/cat.err")"
+printf '%066d' 0 | timeout 10 "$B/ccnpoke" -f -l "$V/%C1.META.M/.header/%FD%01/%00" ||
+    fail "ccnpoke of a header"
+timeout 120 "$B/ccnexplore" --list --depth 2 --wait 2000 ccnx:/test >"$T/list2.out" 2>"$T/list2.err" ||
+    fail "ccnexplore --list: $(cat "$T/list2.err")"
+grep -q "^    big.bin  2 versions, newest .*, 25 segments, 100.0 kB  \[repo cache\]$" "$T/list2.out" ||
+    fail "a header under the version changed the size: $(grep big.bin "$T/list2.out")"
 "$B/ccnexplore" --list 'ccnx:/%zz' >/dev/null 2>"$T/bad.err" && fail "a bad URI was accepted"
 grep -q "ccnx:/%zz" "$T/bad.err" || fail "no clear message for a bad URI: $(cat "$T/bad.err")"
 
