@@ -17,6 +17,11 @@ DEBIAN_PACKAGES = build-essential cmake ninja-build pkg-config libssl-dev openss
                   gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
                   libncurses-dev tmux groff-base
 
+# With a CCNx 0.8.2 reference build at hand (CCNX_REF, default
+# ../shared/ccnx-0.8.2), the interop tests also run its Java programs.
+CCNX_REF ?= $(abspath ../shared/ccnx-0.8.2)
+REF_PACKAGES = $(if $(wildcard $(CCNX_REF)/lib/ccn.jar),default-jre-headless)
+
 GENERATOR = $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 
 .PHONY: all deps build test test-release test-asan fuzz-run format format-check demo install clean \
@@ -25,7 +30,7 @@ GENERATOR = $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 all: build
 
 deps:
-	@missing=""; for p in $(DEBIAN_PACKAGES); do \
+	@missing=""; for p in $(DEBIAN_PACKAGES) $(REF_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
