@@ -11,7 +11,8 @@
 # tools keep separate user keystores, as two users would.
 #
 # Set by the test before sourcing:
-#   INTEROP_TAG   the temporary folder is /tmp/TAG-XXXXXX
+#   INTEROP_TAG        the temporary folder is /tmp/TAG-XXXXXX
+#   INTEROP_PORT_BASE  the first of the test's 100 ports
 
 B=${CCNX_BIN:?}
 SRC=${CCNX_SRC:?}
@@ -50,20 +51,23 @@ fail() {
     exit 1
 }
 
-# A port no listener uses, in a range of the interop tests' own.
-free_port() {
-    local p=$((38000 + (RANDOM % 1800)))
-    while ss -Htanu 2>/dev/null | awk '{print $5}' | grep -q "[:.]$p\$"; do
-        p=$((38000 + (RANDOM % 1800)))
-    done
-    echo "$p"
+# Ports: each test has a range of its own (INTEROP_PORT_BASE, 100 ports,
+# see docs/testing.md), four of them for each run by its pid, handed out
+# in turn.
+PORT_NEXT=$((${INTEROP_PORT_BASE:?} + $$ % 25 * 4))
+PORT_END=$((PORT_NEXT + 4))
+# take_port VAR: the next of the test's ports, in VAR.
+take_port() {
+    [ "$PORT_NEXT" -lt "$PORT_END" ] || fail "a test needs more than four ports"
+    eval "$1=$PORT_NEXT"
+    PORT_NEXT=$((PORT_NEXT + 1))
 }
 
 # start_ccnd NAME ours|ref: a forwarder in the background, ready (its unix
 # socket answers) when this returns. Sets PORT_<NAME>.
 start_ccnd() {
     local name=$1 kind=$2 port bin
-    port=$(free_port)
+    take_port port
     eval "PORT_$name=$port"
     mkdir -p "$T/$name.ks"
     chmod 700 "$T/$name.ks"

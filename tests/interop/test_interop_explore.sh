@@ -9,6 +9,7 @@
 # reference's.
 set -u
 INTEROP_TAG=interop-explore
+INTEROP_PORT_BASE=38400
 . "$(dirname "$0")/interop_lib.sh"
 
 start_ccnd B ref

@@ -8,6 +8,7 @@
 # stream.
 set -u
 INTEROP_TAG=interop-gst
+INTEROP_PORT_BASE=38500
 . "$(dirname "$0")/interop_lib.sh"
 if [ -z "${CCNGST_PLUGIN_DIR:-}" ] || ! command -v gst-launch-1.0 >/dev/null; then
     echo "SKIP: the GStreamer plugin is not built here"

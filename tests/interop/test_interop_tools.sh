@@ -7,6 +7,7 @@
 # our ccnd, and ours on its.
 set -u
 INTEROP_TAG=interop-tools
+INTEROP_PORT_BASE=38300
 . "$(dirname "$0")/interop_lib.sh"
 
 start_ccnd A ours
@@ -64,10 +65,10 @@ echo "ok: the reference's ccnsendchunks read by its ccncatchunks2 on its ccnd an
 # ---- the control plane: each side's tools on the other's ccnd ----
 # status_of WHO NODE: the text of NODE's status page, by WHO's ccndstatus
 status_of() { on "$2" "$1" ccndstatus 2>/dev/null; }
+take_port peer # a UDP port nothing listens on
 for pair in "ref A" "ours B"; do
     set -- $pair
     who=$1 node=$2
-    peer=$(free_port)
     on $node $who ccndc add ccnx:/it/ctl/udp udp 127.0.0.1 "$peer" >/dev/null 2>"$T/ccndc.err" ||
         fail "$who ccndc add udp on $node: $(cat "$T/ccndc.err")"
     status_of $who $node | grep -q "ccnx:/it/ctl/udp face:" || fail "$who ccndstatus on $node lacks ccnx:/it/ctl/udp"
