@@ -77,7 +77,9 @@ int ccnx_verify_refused(int code);
 /* Forgets the checks waiting for a key whose arg is `arg` (no callback). */
 void ccnx_verifier_cancel(struct ccnx_verifier *v, void *arg);
 /* The same, running the client loop while a key is fetched; the reason of
- * a refusal goes to err (may be NULL). */
+ * a refusal goes to err (may be NULL). Not from inside a callback of the
+ * client (a content or timeout handler): the loop does not run nested
+ * there, and a key to fetch would never arrive; use ccnx_verifier_check. */
 int ccnx_verifier_check_sync(struct ccnx_verifier *v, const uint8_t *obj, size_t len,
                              const struct ccnx_content_parsed *pc, struct ccnx_buf *err);
 
