@@ -103,7 +103,7 @@ ours() {
     shift
     CCNX_DIR="$T/our-user" timeout "${TOOL_TIMEOUT:-60}" "$B/$tool" "$@"
 }
-#
+
 # The reference's Java tools keep a user keystore of their own: one that its
 # C library made is used by them, but their key is then published nowhere,
 # and what they sign cannot be verified once they exit (the reference's
@@ -112,24 +112,23 @@ ref() {
     local user=$T/ref-user
     [ "$(head -c 4 "$REF/bin/$1")" != $'\x7fELF' ] && grep -qs -e java -e '^ccn_run$' "$REF/bin/$1" &&
         user=$T/java-user
+    ref_command "$1"
     CCNX_DIR="$user" PATH="$REF/bin:$PATH" LD_LIBRARY_PATH="$REF/lib" \
-        timeout "${TOOL_TIMEOUT:-60}" $(ref_command "$1") "${@:2}"
+        timeout "${TOOL_TIMEOUT:-60}" "${REF_CMD[@]}" "${@:2}"
 }
 
-# ref_command TOOL: how to start the reference's TOOL. Its Java tools are
-# links to the launcher ccn_run, which takes the tool's name from how it
-# was called; a copy that lost its links holds the launcher's name as text
-# instead, and the launcher is then given the tool's name first.
+# ref_command TOOL: how to start the reference's TOOL, in REF_CMD. Its Java
+# tools are links to the launcher ccn_run, which takes the tool's name from
+# how it was called; a copy that lost its links holds the launcher's name
+# as text instead, and the launcher is then given the tool's name first.
 ref_command() {
     local path=$REF/bin/$1 target
+    REF_CMD=("$path")
     if [ ! -x "$path" ] && [ -f "$path" ] && [ "$(stat -c %s "$path")" -lt 64 ]; then
         target=$(cat "$path")
-        if [ -x "$REF/bin/$target" ]; then
-            echo "$REF/bin/$target $1"
-            return
-        fi
+        [ -x "$REF/bin/$target" ] && REF_CMD=("$REF/bin/$target" "$1")
     fi
-    echo "$path"
+    return 0
 }
 
 # link FROM TO PREFIX: FROM forwards Interests under PREFIX to TO over UDP
