@@ -23,9 +23,11 @@
 /* Local faces, each with the uid of its process and its owner (by
  * default: that uid, as for an application's own connection), and remote
  * ones. */
+#define MAX_LOCAL 16 /* the tests share the faces: room for all they add */
+
 struct fake_faces {
-    unsigned local[8], remote[4];
-    int64_t uid[8], owner[8];
+    unsigned local[MAX_LOCAL], remote[4];
+    int64_t uid[MAX_LOCAL], owner[MAX_LOCAL];
     size_t nlocal, nremote;
     unsigned next_new;
     unsigned destroyed;
@@ -43,15 +45,21 @@ static int fake_query(void *arg, unsigned id, struct mgmt_face *out)
     return 0;
 }
 
+static void add_local(struct fake_faces *f, unsigned id, int64_t uid, int64_t owner)
+{
+    assert_true(f->nlocal < MAX_LOCAL);
+    f->local[f->nlocal] = id;
+    f->uid[f->nlocal] = uid;
+    f->owner[f->nlocal++] = owner;
+}
+
 static int fake_newface(void *arg, const struct ccnx_face_instance *req, int64_t owner,
                         unsigned *faceid)
 {
     struct fake_faces *f = arg;
     (void)req;
     *faceid = f->next_new;
-    f->uid[f->nlocal] = MGMT_UID_UNKNOWN;
-    f->owner[f->nlocal] = owner;
-    f->local[f->nlocal++] = f->next_new;
+    add_local(f, f->next_new, MGMT_UID_UNKNOWN, owner);
     return 0;
 }
 
@@ -438,9 +446,7 @@ static void test_other_users(void **state)
     static const int64_t uids[4] = {2000, 3000, 0, MGMT_UID_UNKNOWN};
     ff->destroyed = 0;
     for (size_t i = 0; i < 4; i++) {
-        ff->local[ff->nlocal] = ids[i];
-        ff->uid[ff->nlocal] = uids[i];
-        ff->owner[ff->nlocal++] = uids[i] >= 0 ? uids[i] : MGMT_UID_NONE;
+        add_local(ff, ids[i], uids[i], uids[i] >= 0 ? uids[i] : MGMT_UID_NONE);
     }
     struct ccnx_buf in = CCNX_BUF_INIT;
     forwarding_request(f, "prefixreg", "ccnx:/u/a", 71, &in);
@@ -489,9 +495,7 @@ static void test_unknown_uid_owns_its_face(void **state)
     struct fake_faces *ff = &f->faces;
     static const unsigned ids[2] = {81, 82};
     for (size_t i = 0; i < 2; i++) {
-        ff->local[ff->nlocal] = ids[i];
-        ff->uid[ff->nlocal] = MGMT_UID_UNKNOWN;
-        ff->owner[ff->nlocal++] = MGMT_UID_NONE;
+        add_local(ff, ids[i], MGMT_UID_UNKNOWN, MGMT_UID_NONE);
     }
     struct ccnx_buf in = CCNX_BUF_INIT;
     forwarding_request(f, "selfreg", "ccnx:/room", 81, &in);
