@@ -31,12 +31,14 @@ struct options {
 static void usage(FILE *f)
 {
     fprintf(f,
-            "Usage: %s [-haquvV] [-d FLAGS] [-p PIPELINE] [-s SCOPE] [-t MILLIS] [-P DIGEST]...\n"
+            "Usage: %s [-hacquvV] [-d FLAGS] [-p PIPELINE] [-s SCOPE] [-t MILLIS] [-P DIGEST]...\n"
             "       URI...\n"
             "Fetch the content published under each URI (segmented, by default its newest\n"
             "version), verify every segment and write it to standard output.\n"
             "\n"
             "  -a            accept stale content from caches\n"
+            "  -c            segments named in decimal text with no version, as the\n"
+            "                reference's ccnsendchunks names them (implies -u)\n"
             "  -d FLAGS      the reference's fetch debug flags; any nonzero value prints\n"
             "                each transfer's statistics on standard error (as -v)\n"
             "  -p PIPELINE   Interests in flight at most (default 256; the window starts\n"

@@ -197,10 +197,38 @@ static void seg_timeout(void *arg);
  * overdue, however many downstreams time out together). The lifetime is
  * twice the timer, so an answer that comes late still finds the entries
  * along the path, which cache it, instead of being dropped unasked. */
+/* The fetch's naming of segments: markers (%00<n>), or decimal chunks. */
+static int seg_decode(const struct ccnx_fetch *f, const uint8_t *p, size_t n, uint64_t *seg)
+{
+    return f->p.chunk_names ? ccnx_naming_chunk_decode(p, n, seg)
+                            : ccnx_naming_segment_decode(p, n, seg);
+}
+
+/* 0 with the segment number that ends the encoded name, else -1. */
+static int last_seg(const struct ccnx_fetch *f, const uint8_t *enc, size_t len, uint64_t *seg)
+{
+    if (!f->p.chunk_names) {
+        return ccnx_naming_last_is_segment_ccnb(enc, len, seg) == 1 ? 0 : -1;
+    }
+    struct ccnx_name_iter it;
+    struct ccnx_comp c, last = {NULL, 0};
+    if (ccnx_name_iter_init(&it, enc, len) != 0) {
+        return -1;
+    }
+    while (ccnx_name_iter_next(&it, &c) == 1) {
+        last = c;
+    }
+    return last.p != NULL && ccnx_naming_chunk_decode(last.p, last.n, seg) == 0 ? 0 : -1;
+}
+
 static int build_interest(struct ccnx_fetch *f, uint64_t seg, uint64_t lifetime)
 {
     ccnx_name_truncate(&f->segname, f->name.count);
-    ccnx_naming_append_segment(&f->segname, seg);
+    if (f->p.chunk_names) {
+        ccnx_naming_append_chunk(&f->segname, seg);
+    } else {
+        ccnx_naming_append_segment(&f->segname, seg);
+    }
     ccnx_buf_reset(&f->msg);
     int rc = ccnx_buf_status(&f->segname.enc);
     if (rc != 0) {
@@ -355,8 +383,7 @@ static void seg_checked(void *arg, int result, const char *error, const uint8_t 
 {
     struct ccnx_fetch *f = arg;
     uint64_t seg = 0;
-    if (f->done || pc == NULL ||
-        ccnx_naming_last_is_segment_ccnb(obj + pc->name.off, pc->name.len, &seg) != 1 ||
+    if (f->done || pc == NULL || last_seg(f, obj + pc->name.off, pc->name.len, &seg) != 0 ||
         slot_of(f, seg)->state != SLOT_CHECKING || slot_of(f, seg)->seg != seg) {
         return;
     }
@@ -418,8 +445,7 @@ static void note_final(struct ccnx_fetch *f, uint64_t seg, const uint8_t *obj,
     const uint8_t *fb = obj + pc->final_block_id.off;
     if (last.n > 0 && last.n == pc->final_block_id.len && memcmp(last.p, fb, last.n) == 0) {
         fin = seg;
-    } else if (ccnx_naming_segment_decode(fb, pc->final_block_id.len, &fin) != 0 ||
-               fin >= (uint64_t)INT64_MAX) {
+    } else if (seg_decode(f, fb, pc->final_block_id.len, &fin) != 0 || fin >= (uint64_t)INT64_MAX) {
         return;
     }
     if (f->final_seg >= 0 && (uint64_t)f->final_seg <= fin) {

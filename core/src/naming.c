@@ -6,6 +6,8 @@
 
 #include <openssl/rand.h>
 
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -220,6 +222,35 @@ int ccnx_naming_last_is_segment_ccnb(const uint8_t *enc, size_t len, uint64_t *s
         return res;
     }
     return have && ccnx_naming_segment_decode(last.p, last.n, segment) == 0;
+}
+
+int ccnx_naming_chunk_decode(const uint8_t *p, size_t n, uint64_t *chunk)
+{
+    if (p == NULL || n == 0 || n > 20 || (n > 1 && p[0] == '0')) {
+        return CCNX_E_VALUE;
+    }
+    uint64_t v = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned d = (unsigned)p[i] - '0';
+        if (d > 9 || v > (UINT64_MAX - d) / 10) {
+            return CCNX_E_VALUE;
+        }
+        v = v * 10 + d;
+    }
+    if (chunk != NULL) {
+        *chunk = v;
+    }
+    return 0;
+}
+
+int ccnx_naming_append_chunk(struct ccnx_name *name, uint64_t chunk)
+{
+    if (name == NULL) {
+        return CCNX_E_INVAL;
+    }
+    char text[24];
+    int n = snprintf(text, sizeof text, "%llu", (unsigned long long)chunk);
+    return ccnx_name_append(name, text, (size_t)n);
 }
 
 /* ---- Commands, key ids, nonces ---- */

@@ -2,7 +2,7 @@
 # The classic tools and the control plane, ours against the reference's:
 # ccnpoke/ccnpeek both ways on our ccnd A, on the reference's ccnd B and
 # across the two joined over UDP; the reference's ccnsendchunks read by its
-# ccncatchunks2 through our ccnd; its ccndc (add and del
+# ccncatchunks2 and by our ccncat -c and ccngetfile -c; its ccndc (add and del
 # over UDP and TCP, strategies), ccndstatus, ccndsmoketest and ccndstop on
 # our ccnd, and ours on its.
 set -u
@@ -49,7 +49,8 @@ for path in "A A" "B B" "A B" "B A"; do
 done
 
 # The reference's oldest segmenter (unversioned, segments numbered in
-# decimal text, which only its ccncatchunks2 reads), through its ccnd and
+# decimal text, the final one's text in FinalBlockID), read by its
+# ccncatchunks2 and by our ccncat -c and ccngetfile -c, on its ccnd and
 # through ours.
 head -c 50000 /dev/urandom >"$T/chunks"
 for node in B A; do
@@ -58,9 +59,16 @@ for node in B A; do
     CHUNKS=$BG_PID
     on $node ref ccncatchunks2 "ccnx:/it/b/chunks$node" >"$T/out" || fail "ccncatchunks2 on $node"
     cmp -s "$T/out" "$T/chunks" || fail "ccncatchunks2 on $node: the bytes differ"
+    on $node ours ccncat -c "ccnx:/it/b/chunks$node" >"$T/out" 2>"$T/cat.err" ||
+        fail "our ccncat -c on $node: $(cat "$T/cat.err")"
+    cmp -s "$T/out" "$T/chunks" || fail "our ccncat -c on $node: the bytes differ"
+    rm -f "$T/got"
+    on $node ours ccngetfile -q -c "ccnx:/it/b/chunks$node" "$T/got" 2>"$T/cat.err" ||
+        fail "our ccngetfile -c on $node: $(cat "$T/cat.err")"
+    cmp -s "$T/got" "$T/chunks" || fail "our ccngetfile -c on $node: the bytes differ"
     stop_bg "$CHUNKS"
 done
-echo "ok: the reference's ccnsendchunks read by its ccncatchunks2 on its ccnd and through ours"
+echo "ok: the reference's ccnsendchunks read by its ccncatchunks2 and our ccncat -c and ccngetfile -c, on its ccnd and through ours"
 
 # ---- the control plane: each side's tools on the other's ccnd ----
 # status_of WHO NODE: the text of NODE's status page, by WHO's ccndstatus

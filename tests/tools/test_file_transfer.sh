@@ -3,9 +3,10 @@
 # 4 KB and 8 KB segments arrives byte-identical, again from ccnd's cache once
 # the publisher is gone; a failed, interrupted or unwritable (file size
 # limit) fetch leaves neither FILE nor a temporary file; ccncat prints a
-# small file; an empty file arrives empty; the newest of two versions is
-# fetched; a reader started before its publisher gets the file while the
-# publisher still waits for a repository.
+# small file, and with -c chunks named as ccnsendchunks names them; an
+# empty file arrives empty; the newest of two versions is fetched; a
+# reader started before its publisher gets the file while the publisher
+# still waits for a repository.
 set -u
 B=${CCNX_BIN:?}
 T=$(mktemp -d /tmp/filetransfer-XXXXXX)
@@ -123,6 +124,19 @@ serve small ccnx:/ft/small "$T/small"
 timeout 30 "$B/ccncat" ccnx:/ft/small >"$T/small.out" 2>"$T/small.cat.err" || fail "ccncat"
 cmp -s "$T/small" "$T/small.out" || fail "ccncat output differs from the file"
 stop_publisher "$PUB_PID"
+
+# ccncat -c and ccngetfile -c: chunks named in decimal text with no version,
+# the final one's text in FinalBlockID, as the reference's ccnsendchunks
+# names them (three objects put straight into ccnd's store).
+printf 'chunk zero ' | timeout 10 "$B/ccnpoke" -f ccnx:/ft/chunks/0 || fail "ccnpoke chunk 0"
+printf 'chunk one ' | timeout 10 "$B/ccnpoke" -f ccnx:/ft/chunks/1 || fail "ccnpoke chunk 1"
+printf 'chunk two' | timeout 10 "$B/ccnpoke" -f -l ccnx:/ft/chunks/2 || fail "ccnpoke chunk 2"
+timeout 30 "$B/ccncat" -c ccnx:/ft/chunks >"$T/chunks.out" 2>"$T/chunks.err" ||
+    fail "ccncat -c: $(cat "$T/chunks.err")"
+[ "$(cat "$T/chunks.out")" = "chunk zero chunk one chunk two" ] || fail "ccncat -c: $(cat "$T/chunks.out")"
+timeout 30 "$B/ccngetfile" -q -c ccnx:/ft/chunks "$T/chunks.got" 2>"$T/chunks.err" ||
+    fail "ccngetfile -c: $(cat "$T/chunks.err")"
+cmp -s "$T/chunks.out" "$T/chunks.got" || fail "ccngetfile -c wrote something else"
 
 # Write errors (the file size limit, reached on the writer thread): exit 1,
 # the message, nothing left behind. In the middle of the 100 MB from the

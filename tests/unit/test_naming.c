@@ -326,6 +326,40 @@ static void test_append_segment_and_last(void **state)
     ccnx_name_free(&n);
 }
 
+/* The reference's ccnsendchunks naming: decimal text, no leading zero. */
+static void test_chunks(void **state)
+{
+    (void)state;
+    uint64_t v = 99;
+    assert_int_equal(ccnx_naming_chunk_decode((const uint8_t *)"0", 1, &v), 0);
+    assert_int_equal(v, 0);
+    assert_int_equal(ccnx_naming_chunk_decode((const uint8_t *)"4096", 4, &v), 0);
+    assert_int_equal(v, 4096);
+    assert_int_equal(ccnx_naming_chunk_decode((const uint8_t *)"18446744073709551615", 20, &v), 0);
+    assert_true(v == UINT64_MAX);
+    static const struct {
+        const char *p;
+        size_t n;
+    } bad[] = {{"", 0},        {"01", 2}, {"1a", 2},
+               {"-1", 2},      {" 1", 2}, {"18446744073709551616", 20},
+               {"\x00\x01", 2}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(ccnx_naming_chunk_decode((const uint8_t *)bad[i].p, bad[i].n, &v),
+                         CCNX_E_VALUE);
+    }
+    assert_int_equal(ccnx_naming_chunk_decode(NULL, 1, &v), CCNX_E_VALUE);
+    struct ccnx_name n;
+    assert_int_equal(ccnx_name_init(&n), 0);
+    ccnx_name_append_str(&n, "a");
+    assert_int_equal(ccnx_naming_append_chunk(&n, 123), 0);
+    struct ccnx_comp c;
+    assert_int_equal(ccnx_name_comp(&n, 1, &c), 0);
+    assert_int_equal(c.n, 3);
+    assert_memory_equal(c.p, "123", 3);
+    assert_int_equal(ccnx_naming_append_chunk(NULL, 1), CCNX_E_INVAL);
+    ccnx_name_free(&n);
+}
+
 /* ---- commands, key ids, nonces ---- */
 
 static void test_commands(void **state)
@@ -647,6 +681,7 @@ int main(void)
         cmocka_unit_test(test_segment_build),
         cmocka_unit_test(test_segment_decode),
         cmocka_unit_test(test_append_segment_and_last),
+        cmocka_unit_test(test_chunks),
         cmocka_unit_test(test_commands),
         cmocka_unit_test(test_keyid),
         cmocka_unit_test(test_nonce),

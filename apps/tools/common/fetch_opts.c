@@ -23,6 +23,10 @@ int fetch_opts_take(struct fetch_opts *o, int ch, const char *arg)
     case 'a':
         o->p.allow_stale = 1;
         return 1;
+    case 'c':
+        o->p.chunk_names = 1;
+        o->p.resolve = 0; /* such streams have no version */
+        return 1;
     case 'p':
         o->p.max_window = (unsigned)tool_number(arg, "-p", 1, 4096);
         return 1;

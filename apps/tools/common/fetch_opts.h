@@ -1,6 +1,7 @@
 /* The options ccncat and ccngetfile share: the reference's ccncat options
- * (-a allow stale, -p pipeline, -s scope, -u unversioned) plus -t timeout,
- * -v verbose and verification (-V off, -P pinned publisher digest). */
+ * (-a allow stale, -p pipeline, -s scope, -u unversioned) plus -c chunks
+ * (ccnsendchunks' naming), -t timeout, -v verbose and verification (-V
+ * off, -P pinned publisher digest). */
 #ifndef CCNX_TOOL_FETCH_OPTS_H
 #define CCNX_TOOL_FETCH_OPTS_H
 
@@ -8,7 +9,7 @@
 
 #include <ccnx/fetch.h>
 
-#define FETCH_OPTS_LETTERS "ap:s:t:uP:Vv" /* for the getopt string */
+#define FETCH_OPTS_LETTERS "acp:s:t:uP:Vv" /* for the getopt string */
 
 struct fetch_opts {
     struct ccnx_fetch_params p;

@@ -188,6 +188,9 @@ struct ccnx_fetch_params {
                                      * Timers stay under a fifth of it. */
     int min_rto_ms;                 /* 0: 100 */
     uint64_t start_segment;         /* first segment wanted */
+    int chunk_names;                /* segments named in decimal text, as the
+                                     * reference's ccnsendchunks names them
+                                     * (ccnx_naming_chunk_decode), not %00<n> */
     struct ccnx_verifier *verifier; /* NULL: nothing is verified; outlives the fetch */
     ccnx_fetch_data_fn on_data;
     ccnx_fetch_seg_object_fn on_object; /* may be NULL */

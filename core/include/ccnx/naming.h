@@ -89,6 +89,12 @@ int ccnx_naming_append_segment(struct ccnx_name *name, uint64_t segment);
  * a segment, 0 if not (or the name is empty), negative for a malformed Name. */
 int ccnx_naming_last_is_segment_ccnb(const uint8_t *enc, size_t len, uint64_t *segment);
 
+/* Chunks: the reference's older segmenter (ccnsendchunks) names segments by
+ * their number in decimal text ("0", "1", ... with no leading zero and no
+ * version) and writes the final one's text in FinalBlockID. */
+int ccnx_naming_chunk_decode(const uint8_t *p, size_t n, uint64_t *chunk);
+int ccnx_naming_append_chunk(struct ccnx_name *name, uint64_t chunk);
+
 /* ---- Commands and markers: %C1.<namespace>.<operation>[~arg..][binary] ---- */
 
 /* What follows the text of a command: a general binary argument is prefixed
