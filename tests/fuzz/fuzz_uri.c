@@ -1,7 +1,10 @@
 /* Fuzz target: any bytes as a ccnx: URI. What parses must print and parse
- * back to the same encoded name, and print the same way again. */
+ * back to the same encoded name, and print the same way again; and a
+ * component that decodes as a chunk number (ccnsendchunks' decimal
+ * naming) must be the very text that number is written as. */
 #include <ccnx/buf.h>
 #include <ccnx/name.h>
+#include <ccnx/naming.h>
 #include <ccnx/uri.h>
 
 #include <stdint.h>
@@ -32,6 +35,25 @@ static void check_round_trip(const struct ccnx_name *n)
     ccnx_buf_free(&again);
 }
 
+static void check_chunks(const struct ccnx_name *n)
+{
+    for (size_t i = 0; i < n->count; i++) {
+        struct ccnx_comp c;
+        uint64_t v;
+        struct ccnx_name one;
+        if (ccnx_name_comp(n, i, &c) != 0 || ccnx_naming_chunk_decode(c.p, c.n, &v) != 0) {
+            continue;
+        }
+        struct ccnx_comp again;
+        if (ccnx_name_init(&one) != 0 || ccnx_naming_append_chunk(&one, v) != 0 ||
+            ccnx_name_comp(&one, 0, &again) != 0 || again.n != c.n ||
+            memcmp(again.p, c.p, c.n) != 0) {
+            abort();
+        }
+        ccnx_name_free(&one);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct ccnx_name n;
@@ -45,6 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (res == 0) {
         check_round_trip(&n);
+        check_chunks(&n);
     } else if (n.count != 0) {
         abort(); /* a failed parse leaves the empty name */
     }
