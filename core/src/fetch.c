@@ -191,12 +191,6 @@ static void seg_content(void *arg, const uint8_t *obj, size_t len,
                         const struct ccnx_content_parsed *pc);
 static void seg_timeout(void *arg);
 
-/* A retransmission is the same Interest with a new nonce: forwarders
- * aggregate it with the copies other consumers asked for, and one that
- * still holds the entry sends it upstream again (ccnd: once the answer is
- * overdue, however many downstreams time out together). The lifetime is
- * twice the timer, so an answer that comes late still finds the entries
- * along the path, which cache it, instead of being dropped unasked. */
 /* The fetch's naming of segments: markers (%00<n>), or decimal chunks. */
 static int seg_decode(const struct ccnx_fetch *f, const uint8_t *p, size_t n, uint64_t *seg)
 {
@@ -221,6 +215,12 @@ static int last_seg(const struct ccnx_fetch *f, const uint8_t *enc, size_t len, 
     return last.p != NULL && ccnx_naming_chunk_decode(last.p, last.n, seg) == 0 ? 0 : -1;
 }
 
+/* A retransmission is the same Interest with a new nonce: forwarders
+ * aggregate it with the copies other consumers asked for, and one that
+ * still holds the entry sends it upstream again (ccnd: once the answer is
+ * overdue, however many downstreams time out together). The lifetime is
+ * twice the timer, so an answer that comes late still finds the entries
+ * along the path, which cache it, instead of being dropped unasked. */
 static int build_interest(struct ccnx_fetch *f, uint64_t seg, uint64_t lifetime)
 {
     ccnx_name_truncate(&f->segname, f->name.count);
