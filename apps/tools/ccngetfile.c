@@ -45,38 +45,37 @@ static char tmp_path[4096];
 
 static void usage(FILE *f)
 {
-    fprintf(
-        f,
-        "Usage: %s [-hquvV] [-ac] [-p PIPELINE] [-s SCOPE] [-t MILLIS] [-P DIGEST]... URI FILE\n"
-        "Fetch the content published under URI (segmented, by default its newest\n"
-        "version), verify every segment and write it to FILE. The data goes to a\n"
-        "temporary file next to FILE, renamed to FILE once complete: FILE is never\n"
-        "left partial. Progress (bytes, rate, time left once the end is known) is\n"
-        "shown on standard error when it is a terminal; a last line gives the goodput.\n"
-        "\n"
-        "  -a            accept stale content from caches\n"
-        "  -c            segments named in decimal text with no version, as the\n"
-        "                reference's ccnsendchunks names them (implies -u)\n"
-        "  -p PIPELINE   Interests in flight at most (default 256)\n"
-        "  -s SCOPE      Scope of the Interests: 0, 1, 2 (3: unlimited, the default)\n"
-        "  -t MILLIS     give up when nothing arrives for MILLIS ms (default 8000);\n"
-        "                also -timeout MILLIS\n"
-        "  -u            URI already names the version (or the content is not\n"
-        "                versioned): do not look for the newest; also -unversioned\n"
-        "  -P DIGEST     accept only this publisher (64 hex digits of its key digest);\n"
-        "                may be repeated\n"
-        "  -V            do not verify signatures (trust whatever arrives)\n"
-        "  -q            no progress and no final line\n"
-        "  -v            more detail on the final line\n"
-        "  -h, --help    show this help\n"
-        "\n"
-        "Verification: each segment must verify with the key its KeyLocator carries or\n"
-        "names (a named key is fetched once). A refused segment stops the transfer:\n"
-        "'rejected: ...' says which and why.\n"
-        "\n"
-        "Exit status: 0 FILE written, 1 failure (no ccnd, nothing found, rejected,\n"
-        "timeout, write error), 2 usage.\n",
-        tool_name());
+    fprintf(f,
+            "Usage: %s [-achquvV] [-p PIPELINE] [-s SCOPE] [-t MILLIS] [-P DIGEST]... URI FILE\n"
+            "Fetch the content published under URI (segmented, by default its newest\n"
+            "version), verify every segment and write it to FILE. The data goes to a\n"
+            "temporary file next to FILE, renamed to FILE once complete: FILE is never\n"
+            "left partial. Progress (bytes, rate, time left once the end is known) is\n"
+            "shown on standard error when it is a terminal; a last line gives the goodput.\n"
+            "\n"
+            "  -a            accept stale content from caches\n"
+            "  -c            segments named in decimal text with no version, as the\n"
+            "                reference's ccnsendchunks names them (implies -u)\n"
+            "  -p PIPELINE   Interests in flight at most (default 256)\n"
+            "  -s SCOPE      Scope of the Interests: 0, 1, 2 (3: unlimited, the default)\n"
+            "  -t MILLIS     give up when nothing arrives for MILLIS ms (default 8000);\n"
+            "                also -timeout MILLIS\n"
+            "  -u            URI already names the version (or the content is not\n"
+            "                versioned): do not look for the newest; also -unversioned\n"
+            "  -P DIGEST     accept only this publisher (64 hex digits of its key digest);\n"
+            "                may be repeated\n"
+            "  -V            do not verify signatures (trust whatever arrives)\n"
+            "  -q            no progress and no final line\n"
+            "  -v            more detail on the final line\n"
+            "  -h, --help    show this help\n"
+            "\n"
+            "Verification: each segment must verify with the key its KeyLocator carries or\n"
+            "names (a named key is fetched once). A refused segment stops the transfer:\n"
+            "'rejected: ...' says which and why.\n"
+            "\n"
+            "Exit status: 0 FILE written, 1 failure (no ccnd, nothing found, rejected,\n"
+            "timeout, write error), 2 usage.\n",
+            tool_name());
 }
 
 static void on_signal(int sig)

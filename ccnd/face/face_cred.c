@@ -32,15 +32,15 @@ static void proc_addr(const struct sockaddr_storage *ss, char *out, size_t cap)
     }
 }
 
-/* The owner of the socket bound to `local` and connected to `remote`, as
- * listed in one of the kernel's tables. */
-static int proc_tcp_lookup(const char *table, const struct sockaddr_storage *local,
+/* The owner of the socket bound to `local` and connected to `remote`, in
+ * the kernel's table of local's family. */
+static int proc_tcp_lookup(const struct sockaddr_storage *local,
                            const struct sockaddr_storage *remote, int64_t *uid)
 {
     char want_local[64], want_remote[64], line[512];
     proc_addr(local, want_local, sizeof want_local);
     proc_addr(remote, want_remote, sizeof want_remote);
-    FILE *f = fopen(table, "re");
+    FILE *f = fopen(local->ss_family == AF_INET ? "/proc/net/tcp" : "/proc/net/tcp6", "re");
     if (f == NULL) {
         return CCNX_E_NOTFOUND;
     }
@@ -86,11 +86,6 @@ static int other_family(const struct sockaddr_storage *in, struct sockaddr_stora
     return 0;
 }
 
-static const char *proc_table(const struct sockaddr_storage *ss)
-{
-    return ss->ss_family == AF_INET ? "/proc/net/tcp" : "/proc/net/tcp6";
-}
-
 /* The owner of the peer's socket, bound to `peer` and connected to `ours`.
  * The peer's socket may be of the other family than ours: a dual-stack
  * IPv6 socket connected to 127.0.0.1 (as Java's are) is listed in
@@ -99,14 +94,14 @@ static const char *proc_table(const struct sockaddr_storage *ss)
 static int proc_tcp_uid(const struct sockaddr_storage *peer, const struct sockaddr_storage *ours,
                         int64_t *uid)
 {
-    if (proc_tcp_lookup(proc_table(peer), peer, ours, uid) == 0) {
+    if (proc_tcp_lookup(peer, ours, uid) == 0) {
         return 0;
     }
     struct sockaddr_storage peer2, ours2;
     if (other_family(peer, &peer2) != 0 || other_family(ours, &ours2) != 0) {
         return CCNX_E_NOTFOUND;
     }
-    return proc_tcp_lookup(proc_table(&peer2), &peer2, &ours2, uid);
+    return proc_tcp_lookup(&peer2, &ours2, uid);
 }
 
 int face_cred_unix(int fd, int64_t *uid)

@@ -201,18 +201,9 @@ static int seg_decode(const struct ccnx_fetch *f, const uint8_t *p, size_t n, ui
 /* 0 with the segment number that ends the encoded name, else -1. */
 static int last_seg(const struct ccnx_fetch *f, const uint8_t *enc, size_t len, uint64_t *seg)
 {
-    if (!f->p.chunk_names) {
-        return ccnx_naming_last_is_segment_ccnb(enc, len, seg) == 1 ? 0 : -1;
-    }
-    struct ccnx_name_iter it;
-    struct ccnx_comp c, last = {NULL, 0};
-    if (ccnx_name_iter_init(&it, enc, len) != 0) {
-        return -1;
-    }
-    while (ccnx_name_iter_next(&it, &c) == 1) {
-        last = c;
-    }
-    return last.p != NULL && ccnx_naming_chunk_decode(last.p, last.n, seg) == 0 ? 0 : -1;
+    int res = f->p.chunk_names ? ccnx_naming_last_is_chunk_ccnb(enc, len, seg)
+                               : ccnx_naming_last_is_segment_ccnb(enc, len, seg);
+    return res == 1 ? 0 : -1;
 }
 
 /* A retransmission is the same Interest with a new nonce: forwarders

@@ -207,21 +207,27 @@ int ccnx_naming_append_segment(struct ccnx_name *name, uint64_t segment)
     return ccnx_name_append(name, comp, (size_t)n);
 }
 
-int ccnx_naming_last_is_segment_ccnb(const uint8_t *enc, size_t len, uint64_t *segment)
+/* The last component of an encoded Name: 1, 0 for an empty name, or
+ * negative for a malformed one. */
+static int last_comp(const uint8_t *enc, size_t len, struct ccnx_comp *last)
 {
     struct ccnx_name_iter it;
-    struct ccnx_comp c, last = {NULL, 0};
+    struct ccnx_comp c;
     int have = 0;
     int res = ccnx_name_iter_init(&it, enc, len);
     for (int i = 0; res == 0 && (res = ccnx_name_iter_next(&it, &c)) == 1; i++) {
-        last = c;
+        *last = c;
         have = 1;
         res = i < CCNX_NAME_MAX_COMPONENTS ? 0 : CCNX_E_TOOBIG;
     }
-    if (res < 0) {
-        return res;
-    }
-    return have && ccnx_naming_segment_decode(last.p, last.n, segment) == 0;
+    return res < 0 ? res : have;
+}
+
+int ccnx_naming_last_is_segment_ccnb(const uint8_t *enc, size_t len, uint64_t *segment)
+{
+    struct ccnx_comp last;
+    int res = last_comp(enc, len, &last);
+    return res <= 0 ? res : ccnx_naming_segment_decode(last.p, last.n, segment) == 0;
 }
 
 int ccnx_naming_chunk_decode(const uint8_t *p, size_t n, uint64_t *chunk)
@@ -241,6 +247,13 @@ int ccnx_naming_chunk_decode(const uint8_t *p, size_t n, uint64_t *chunk)
         *chunk = v;
     }
     return 0;
+}
+
+int ccnx_naming_last_is_chunk_ccnb(const uint8_t *enc, size_t len, uint64_t *chunk)
+{
+    struct ccnx_comp last;
+    int res = last_comp(enc, len, &last);
+    return res <= 0 ? res : ccnx_naming_chunk_decode(last.p, last.n, chunk) == 0;
 }
 
 int ccnx_naming_append_chunk(struct ccnx_name *name, uint64_t chunk)

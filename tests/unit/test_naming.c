@@ -356,6 +356,12 @@ static void test_chunks(void **state)
     assert_int_equal(ccnx_name_comp(&n, 1, &c), 0);
     assert_int_equal(c.n, 3);
     assert_memory_equal(c.p, "123", 3);
+    assert_int_equal(ccnx_naming_last_is_chunk_ccnb(n.enc.data, n.enc.len, &v), 1);
+    assert_int_equal(v, 123);
+    assert_int_equal(ccnx_naming_last_is_segment_ccnb(n.enc.data, n.enc.len, &v), 0);
+    assert_true(ccnx_naming_last_is_chunk_ccnb(n.enc.data, n.enc.len - 1, &v) < 0);
+    ccnx_name_append_str(&n, "b");
+    assert_int_equal(ccnx_naming_last_is_chunk_ccnb(n.enc.data, n.enc.len, &v), 0);
     assert_int_equal(ccnx_naming_append_chunk(NULL, 1), CCNX_E_INVAL);
     ccnx_name_free(&n);
 }

@@ -94,6 +94,8 @@ int ccnx_naming_last_is_segment_ccnb(const uint8_t *enc, size_t len, uint64_t *s
  * version) and writes the final one's text in FinalBlockID. */
 int ccnx_naming_chunk_decode(const uint8_t *p, size_t n, uint64_t *chunk);
 int ccnx_naming_append_chunk(struct ccnx_name *name, uint64_t chunk);
+/* As ccnx_naming_last_is_segment_ccnb, for a chunk number. */
+int ccnx_naming_last_is_chunk_ccnb(const uint8_t *enc, size_t len, uint64_t *chunk);
 
 /* ---- Commands and markers: %C1.<namespace>.<operation>[~arg..][binary] ---- */
 
