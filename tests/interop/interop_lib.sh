@@ -180,3 +180,13 @@ wait_for() {
 }
 
 have_java() { command -v java >/dev/null 2>&1 && [ -f "$REF/lib/ccn.jar" ]; }
+
+# gst_plugin: 0 when the GStreamer plugin is built and gst-launch-1.0 is
+# here, after pointing GStreamer at the plugin in the build tree (with a
+# registry of the test's own; a sanitized plugin's leak reports off, as
+# GStreamer's own allocations are not ours to judge); 1 otherwise.
+gst_plugin() {
+    [ -n "${CCNGST_PLUGIN_DIR:-}" ] && command -v gst-launch-1.0 >/dev/null || return 1
+    export GST_PLUGIN_PATH=$CCNGST_PLUGIN_DIR GST_REGISTRY="$T/registry.bin" GST_REGISTRY_FORK=no
+    [ -z "${CCNGST_PRELOAD:-}" ] || export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+}

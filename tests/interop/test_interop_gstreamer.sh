@@ -10,12 +10,7 @@ set -u
 INTEROP_TAG=interop-gst
 INTEROP_PORT_BASE=38500
 . "$(dirname "$0")/interop_lib.sh"
-if [ -z "${CCNGST_PLUGIN_DIR:-}" ] || ! command -v gst-launch-1.0 >/dev/null; then
-    echo "SKIP: the GStreamer plugin is not built here"
-    exit 77
-fi
-export GST_PLUGIN_PATH=$CCNGST_PLUGIN_DIR GST_REGISTRY="$T/registry.bin" GST_REGISTRY_FORK=no
-[ -n "${CCNGST_PRELOAD:-}" ] && export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+gst_plugin || { echo "SKIP: the GStreamer plugin is not built here"; exit 77; }
 CHECK=${CCNX_TESTS_BIN:?}/ccngst_check
 
 start_ccnd B ref

@@ -83,9 +83,7 @@ for s in $SIZES; do
 done
 
 # ccnsink, from a file.
-if [ -n "${CCNGST_PLUGIN_DIR:-}" ] && command -v gst-launch-1.0 >/dev/null; then
-    export GST_PLUGIN_PATH=$CCNGST_PLUGIN_DIR GST_REGISTRY="$T/registry.bin" GST_REGISTRY_FORK=no
-    [ -n "${CCNGST_PRELOAD:-}" ] && export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+if gst_plugin; then
     for s in $SIZES; do
         bg sink$s env CCN_LOCAL_PORT="$PORT_A" CCN_LOCAL_SOCKNAME="$T/A.sock" \
             CCNX_DIR="$T/our-user" LD_PRELOAD="${CCNGST_PRELOAD:-}" gst-launch-1.0 -q \
