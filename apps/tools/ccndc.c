@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "ccnd_link.h"
+#include "dns_srv.h"
 #include "tool.h"
 
 #define DEFAULT_PORT_TEXT "9695"
@@ -70,6 +71,7 @@ static void usage(FILE *f)
             "       %s [-v] destroyface FACEID\n"
             "       %s [-v] setstrategy URI STRATEGY [PARAMETERS [LIFETIME]]\n"
             "       %s [-v] (getstrategy|removestrategy) URI\n"
+            "       %s [-v] [-t LIFETIME] srv\n"
             "Manage the forwarding table of the local ccnd.\n"
             "\n"
             "  add      register URI on a face, creating the face when needed\n"
@@ -77,6 +79,8 @@ static void usage(FILE *f)
             "  renew    destroy the face, make it again and register URI on it\n"
             "  create, destroy, destroyface   manage faces without prefixes\n"
             "  setstrategy, getstrategy, removestrategy   print 'Strategy at URI is ID PARAMS'\n"
+            "  srv      route ccnx:/ and ccnx:/autoconf-route to the hub named by a DNS SRV\n"
+            "           record of _ccnx._tcp or _ccnx._udp in a search domain\n"
             "\n"
             "  -f FILE  run the commands in FILE, one per line ('#' starts a comment);\n"
             "           the whole file is checked before anything is applied\n"
@@ -91,7 +95,7 @@ static void usage(FILE *f)
             "\n"
             "Exit status: 0 success, 1 a command failed or no ccnd, 2 usage error.\n",
             tool_name(), tool_name(), tool_name(), tool_name(), tool_name(), tool_name(),
-            tool_name(), tool_name());
+            tool_name(), tool_name(), tool_name());
 }
 
 /* ---- Parsing (no network) ---- */
@@ -463,6 +467,40 @@ static int face_of(struct run *r, const struct cmd *c, unsigned *faceid)
     return newface(r, c, faceid);
 }
 
+/* srv: ccnx:/ and ccnx:/autoconf-route on a face to the hub that the DNS
+ * search domains name (TCP preferred: such a hub may be far), the routes
+ * that ccnd-autoconfig takes away again before it looks anew. */
+static int srv_routes(struct run *r)
+{
+    static const char *const services[] = {"_ccnx._tcp", "_ccnx._udp"};
+    char host[256], port_text[8], why[2][160];
+    unsigned port = 0;
+    size_t i = 0;
+    while (i < 2 && dns_srv_find(services[i], host, sizeof host, &port, why[i], sizeof why[i]) != 0)
+        i++;
+    if (i == 2) {
+        tool_warn("srv: no CCNx hub in DNS (%s; %s); a hub is named by an SRV record of "
+                  "_ccnx._tcp or _ccnx._udp in a search domain of /etc/resolv.conf",
+                  why[0], why[1]);
+        return -1;
+    }
+    snprintf(port_text, sizeof port_text, "%u", port);
+    struct cmd c = {.verb = V_ADD,
+                    .uri = "ccnx:/",
+                    .ipproto = i == 0 ? 6 : 17,
+                    .host = host,
+                    .port = port_text,
+                    .flags = -1,
+                    .ttl = -1,
+                    .strategy_lifetime = -1};
+    unsigned face;
+    verbose(r, "srv: %s names %s port %s", services[i], host, port_text);
+    if (newface(r, &c, &face) != 0 || forwarding(r, "prefixreg", &c, face) != 0)
+        return -1;
+    c.uri = "ccnx:/autoconf-route";
+    return forwarding(r, "prefixreg", &c, face);
+}
+
 static int run_cmd(struct run *r, const struct cmd *c)
 {
     unsigned face = 0;
@@ -483,8 +521,7 @@ static int run_cmd(struct run *r, const struct cmd *c)
     case V_DESTROYFACE:
         return face_of(r, c, &face) != 0 ? -1 : destroyface(r, face);
     case V_SRV:
-        tool_warn("srv: DNS SRV lookups are not supported; use add with the host and port");
-        return -1;
+        return srv_routes(r);
     default:
         return strategy(r, c);
     }
@@ -596,7 +633,8 @@ int main(int argc, char **argv)
             file = optarg;
             break;
         case 'd':
-            tool_usage_error("-d (registrations from DNS SRV records) is not supported");
+            tool_usage_error("-d (dynamic routes from DNS for each Interest) is not supported; "
+                             "'srv' routes ccnx:/ to the hub DNS names");
         default:
             tool_usage_error("unknown option");
         }

@@ -44,6 +44,16 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# ok TEXT: a case passed; with the seconds since the previous case ended
+# (or the test began), the time of the pairing that docs/interop.md lists.
+CASE_START_US=${EPOCHREALTIME/[.,]/}
+ok() {
+    local now=${EPOCHREALTIME/[.,]/}
+    local tenths=$(((now - CASE_START_US) / 100000))
+    echo "ok ($((tenths / 10)).$((tenths % 10)) s): $*"
+    CASE_START_US=$now
+}
+
 fail() {
     echo "FAIL: $*"
     local f
@@ -63,21 +73,26 @@ take_port() {
     PORT_NEXT=$((PORT_NEXT + 1))
 }
 
-# start_ccnd NAME ours|ref: a forwarder in the background, ready (its unix
-# socket answers) when this returns. Sets PORT_<NAME>.
+# start_ccnd NAME ours|ref [NETNS]: a forwarder in the background, ready
+# (its unix socket answers) when this returns. Sets PORT_<NAME>. In network
+# namespace NETNS it has the namespace's network to itself and takes the
+# default port 9695; its clients (`on NAME`) run in NETNS too.
 start_ccnd() {
-    local name=$1 kind=$2 port bin
-    take_port port
-    eval "PORT_$name=$port"
+    local name=$1 kind=$2 netns=${3:-} port bin
+    if [ -n "$netns" ]; then port=9695; else take_port port; fi
+    eval "PORT_$name=$port NETNS_$name=$netns"
     mkdir -p "$T/$name.ks"
     chmod 700 "$T/$name.ks"
     [ "$kind" = ours ] && bin=$B/ccnd || bin=$REF/bin/ccnd
+    in_netns "$netns"
     CCN_LOCAL_PORT=$port CCN_LOCAL_SOCKNAME="$T/$name.sock" CCND_KEYSTORE_DIRECTORY="$T/$name.ks" \
-        "$bin" >"$T/ccnd-$name.log" 2>&1 &
+        "${NSX[@]}" "$bin" >"$T/ccnd-$name.log" 2>&1 &
     CCNDS+=($!)
-    local i
+    NSX=()
+    local i sock=$T/$name.sock.$port
+    [ "$port" != 9695 ] || sock=$T/$name.sock # the socket name has no suffix for the default port
     for i in $(seq 300); do
-        if [ -S "$T/$name.sock.$port" ] &&
+        if [ -S "$sock" ] &&
             TOOL_TIMEOUT=5 on "$name" ref ccndsmoketest >/dev/null 2>&1; then
             return 0
         fi
@@ -87,12 +102,24 @@ start_ccnd() {
     fail "$kind ccnd $name did not start"
 }
 
+# in_netns NETNS: the prefix that runs a program in NETNS (none for ""), in
+# NSX; `ours` and `ref` start their tools through it.
+NSX=()
+in_netns() {
+    NSX=()
+    [ -z "$1" ] || NSX=(ip netns exec "$1")
+}
+
 # on NAME COMMAND...: COMMAND as a client of forwarder NAME.
 on() {
-    local name=$1 port
+    local name=$1 port netns res
     shift
-    eval "port=\$PORT_$name"
+    eval "port=\$PORT_$name netns=\${NETNS_$name:-}"
+    in_netns "$netns"
     CCN_LOCAL_PORT=$port CCN_LOCAL_SOCKNAME="$T/$name.sock" "$@"
+    res=$?
+    NSX=()
+    return $res
 }
 
 # ours TOOL ARGS... / ref TOOL ARGS...: a tool of this project or of the
@@ -101,7 +128,7 @@ on() {
 ours() {
     local tool=$1
     shift
-    CCNX_DIR="$T/our-user" timeout "${TOOL_TIMEOUT:-60}" "$B/$tool" "$@"
+    CCNX_DIR="$T/our-user" "${NSX[@]}" timeout "${TOOL_TIMEOUT:-60}" "$B/$tool" "$@"
 }
 
 # The reference's Java tools keep a user keystore of their own: one that its
@@ -114,7 +141,7 @@ ref() {
         user=$T/java-user
     ref_command "$1"
     CCNX_DIR="$user" PATH="$REF/bin:$PATH" LD_LIBRARY_PATH="$REF/lib" \
-        timeout "${TOOL_TIMEOUT:-60}" "${REF_CMD[@]}" "${@:2}"
+        "${NSX[@]}" timeout "${TOOL_TIMEOUT:-60}" "${REF_CMD[@]}" "${@:2}"
 }
 
 # ref_command TOOL: how to start the reference's TOOL, in REF_CMD. Its Java

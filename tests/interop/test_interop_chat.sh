@@ -105,7 +105,7 @@ room_round() {
     leaves alice
     shows jbob "alice leaving chat"
     leaves jbob
-    echo "ok: $tag: Java ccnchat on $2, ccnc on $3, ours on $4: every line, join and leave seen"
+    ok "$tag: Java ccnchat on $2, ccnc on $3, ours on $4: every line, join and leave seen"
     rm -f "$T"/{jbob,carol,alice}.in "$T"/{jbob,carol,alice}.log
 }
 

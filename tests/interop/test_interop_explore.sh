@@ -59,6 +59,6 @@ for node in B A; do
     if echo "$live" | grep -qE "[0-9.]+ (B|kB)"; then
         echo "$live" | grep -q "5.0 kB" || fail "on $node, the live stream shows a wrong size: $live"
     fi
-    echo "ok: ccnexplore through $node: $(line seq.bin | sed 's/  */ /g'); $(line java.bin | sed 's/  */ /g'); $(echo "$live" | sed 's/  */ /g')"
+    ok "ccnexplore through $node: $(line seq.bin | sed 's/  */ /g'); $(line java.bin | sed 's/  */ /g'); $(echo "$live" | sed 's/  */ /g')"
 done
 echo "all explorer interop checks passed"

@@ -56,7 +56,7 @@ gst A ccnsrc location=ccnx:/ig/file ! filesink location="$T/got" || fail "ccnsrc
 cmp -s "$T/got" "$T/file" || fail "ccnsrc through A: the file differs"
 on A ref ccncat ccnx:/ig/file >"$T/out" || fail "the reference's ccncat through A"
 cmp -s "$T/out" "$T/file" || fail "the reference's ccncat through A read $(stat -c %s "$T/out") bytes"
-echo "ok: a file through ccnsink on the reference's ccnd: ccnsrc and its ccncat (6 times, after ccnsrc) read it whole, on B and through A"
+ok "a file through ccnsink on the reference's ccnd: ccnsrc and its ccncat (6 times, after ccnsrc) read it whole, on B and through A"
 
 # ---- a file the reference's ccnseqwriter serves ----
 bg_in refseq "$T/file" env CCN_LOCAL_PORT="$PORT_B" CCN_LOCAL_SOCKNAME="$T/B.sock" \
@@ -65,7 +65,7 @@ gst A ccnsrc location=ccnx:/ig/refseq ! filesink location="$T/got" || fail "ccns
 cmp -s "$T/got" "$T/file" || fail "ccnsrc of the reference's ccnseqwriter through A: the file differs"
 gst B ccnsrc location=ccnx:/ig/refseq ! filesink location="$T/got" || fail "ccnsrc of ccnseqwriter on B"
 cmp -s "$T/got" "$T/file" || fail "ccnsrc of the reference's ccnseqwriter on B: the file differs"
-echo "ok: ccnsrc reads the reference's ccnseqwriter whole, on B and through A"
+ok "ccnsrc reads the reference's ccnseqwriter whole, on B and through A"
 
 # ---- live: VP8 in WebM ----
 VIDEO="videotestsrc is-live=true num-buffers=150 ! video/x-raw,width=160,height=120,framerate=30/1 ! vp8enc deadline=1 keyframe-max-dist=15 ! webmmux streamable=true"
@@ -77,7 +77,7 @@ bg live-ref sh -c "LD_PRELOAD='${CCNGST_PRELOAD:-}' gst-launch-1.0 -q $VIDEO ! f
 wait_for 30 published A ccnx:/ig/live-ref || fail "the reference's ccnseqwriter published nothing"
 n=$(frames A "ccnsrc location=ccnx:/ig/live-ref ! $VIEW")
 [ "$n" -ge 100 ] || fail "ccnsrc decoded $n frames of the reference's live ccnseqwriter"
-echo "ok: ccnsrc decodes a live VP8/WebM stream the reference's ccnseqwriter serves ($n frames)"
+ok "ccnsrc decodes a live VP8/WebM stream the reference's ccnseqwriter serves ($n frames)"
 # ccnsink live on the reference's ccnd; ccnsrc through A, its ccncat on B
 gst_bg live B $VIDEO ! ccnsink location=ccnx:/ig/live live-window=2000 linger=20
 wait_for 30 published B ccnx:/ig/live || fail "the live ccnsink published nothing"
@@ -87,5 +87,5 @@ TOOL_TIMEOUT=8 on B ref ccncat ccnx:/ig/live >"$T/live.webm" 2>/dev/null
 [ "$(head -c 4 "$T/live.webm" | od -An -tx1 | tr -d ' ')" = 1a45dfa3 ] ||
     fail "the reference's ccncat of the live stream does not start with the WebM header"
 [ "$(stat -c %s "$T/live.webm")" -gt 10000 ] || fail "the reference's ccncat read $(stat -c %s "$T/live.webm") bytes"
-echo "ok: a live ccnsink stream on the reference's ccnd: ccnsrc through A decodes $n frames; its ccncat reads the WebM from the start"
+ok "a live ccnsink stream on the reference's ccnd: ccnsrc through A decodes $n frames; its ccncat reads the WebM from the start"
 echo "all GStreamer interop checks passed"

@@ -39,7 +39,7 @@ same "$T/f1" "$T/out" "the reference's ccncat of its ccnseqwriter -r stream in o
 rm -f "$T/out"
 on A ours ccngetfile ccnx:/ir/our/seq "$T/out" 2>/dev/null || fail "our ccngetfile from our ccnr"
 same "$T/f1" "$T/out" "our ccngetfile of the reference's stream in our ccnr"
-echo "ok: the reference's ccnseqwriter -r stored into our ccnr; read back by its ccncat and our ccngetfile"
+ok "the reference's ccnseqwriter -r stored into our ccnr; read back by its ccncat and our ccngetfile"
 
 if [ "$JAVA" = 1 ]; then
     TOOL_TIMEOUT=120 on A ref ccnputfile ccnx:/ir/our/java "$T/f2" >"$T/jput.log" 2>&1 ||
@@ -56,12 +56,12 @@ if [ "$JAVA" = 1 ]; then
         fail "the Java ccnlsrepo of our ccnr: exit $?"
     grep -q "^java" "$T/lsrepo.log" && grep -q "^seq" "$T/lsrepo.log" ||
         fail "the Java ccnlsrepo does not list our ccnr's names: $(cat "$T/lsrepo.log")"
-    echo "ok: the Java ccnputfile stored into our ccnr; the Java ccngetfile and ccnlsrepo read it"
+    ok "the Java ccnputfile stored into our ccnr; the Java ccngetfile and ccnlsrepo read it"
 fi
 
 on A ref ccnls ccnx:/ir/our >"$T/ls.out" 2>"$T/ls.err" || fail "the reference's ccnls on our ccnr"
 grep -qx "seq \[verified\]" "$T/ls.out" || fail "the reference's ccnls of our ccnr: $(cat "$T/ls.out")"
-echo "ok: the reference's ccnls lists our ccnr [verified]"
+ok "the reference's ccnls lists our ccnr [verified]"
 
 # ---- our tools into the reference's ccnr ----
 on B ours ccnputfile ccnx:/ir/ref/put "$T/f3" 2>"$T/put.err" ||
@@ -85,7 +85,7 @@ for n in put seq; do
     grep -qx "$n \[verified\]" "$T/ls.out" ||
         fail "our ccnls of the reference's ccnr: $(cat "$T/ls.out") $(cat "$T/ls.err")"
 done
-echo "ok: our ccnputfile and ccnseqwriter -r stored into the reference's ccnr; its ccncat (and the Java ccngetfile) read them; our ccnls lists them [verified]"
+ok "our ccnputfile and ccnseqwriter -r stored into the reference's ccnr; its ccncat (and the Java ccngetfile) read them; our ccnls lists them [verified]"
 
 # ---- ccnr import of the reference's repository file ----
 stop_bg "$REF_CCNR"
@@ -100,5 +100,5 @@ if [ "$JAVA" = 1 ]; then
     on A ours ccngetfile ccnx:/ir/ref/java "$T/out" 2>/dev/null || fail "ccngetfile of the imported Java file"
     same "$T/f5" "$T/out" "ccngetfile of the Java file imported from the reference's repository"
 fi
-echo "ok: ccnr import took the reference's repoFile1; its files read back through our ccnd"
+ok "ccnr import took the reference's repoFile1; its files read back through our ccnd"
 echo "all repository interop checks passed"

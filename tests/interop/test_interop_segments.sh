@@ -57,7 +57,7 @@ check_reads() {
                 fail "$tag: ccncatchunks2 on $node read $(stat -c %s "$T/out") of $want bytes (read $i)"
         done
     done
-    echo "ok: $tag: ccncat and ccncatchunks2 read $want bytes whole $READS times on A and on B"
+    ok "$tag: ccncat and ccncatchunks2 read $want bytes whole $READS times on A and on B"
 }
 
 # ccnputfile serving directly, and ccnseqwriter.
@@ -115,6 +115,6 @@ for s in $SIZES; do
             cmp -s "$T/got" "$T/f$s" || fail "our ccngetfile on $node: the file differs"
         done
     done
-    echo "ok: the reference's ccnseqwriter ($s bytes): our ccncat and ccngetfile read it whole $READS times on B and A"
+    ok "the reference's ccnseqwriter ($s bytes): our ccncat and ccngetfile read it whole $READS times on B and A"
 done
 echo "all segment interop checks passed"

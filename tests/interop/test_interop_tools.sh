@@ -45,7 +45,7 @@ for path in "A A" "B B" "A B" "B A"; do
     peeks ref "$2" "$pre/o2r$1$2" "ours to ref via $1 $2"
     poke ref "$1" "$pre/r2o$1$2" "ref to ours via $1 $2"
     peeks ours "$2" "$pre/r2o$1$2" "ref to ours via $1 $2"
-    echo "ok: ccnpoke -> ccnpeek both ways, producer on $1, consumer on $2"
+    ok "ccnpoke -> ccnpeek both ways, producer on $1, consumer on $2"
 done
 
 # The reference's oldest segmenter (unversioned, segments numbered in
@@ -68,7 +68,7 @@ for node in B A; do
     cmp -s "$T/got" "$T/chunks" || fail "our ccngetfile -c on $node: the bytes differ"
     stop_bg "$CHUNKS"
 done
-echo "ok: the reference's ccnsendchunks read by its ccncatchunks2 and our ccncat -c and ccngetfile -c, on its ccnd and through ours"
+ok "the reference's ccnsendchunks read by its ccncatchunks2 and our ccncat -c and ccngetfile -c, on its ccnd and through ours"
 
 # ---- the control plane: each side's tools on the other's ccnd ----
 # status_of WHO NODE: the text of NODE's status page, by WHO's ccndstatus
@@ -98,7 +98,7 @@ for pair in "ref A" "ours B"; do
     grep -q "parallel" "$T/strategy" || fail "$who ccndc getstrategy on $node: $(cat "$T/strategy")"
     on $node $who ccndc removestrategy ccnx:/it/ctl/s >/dev/null 2>"$T/ccndc.err" ||
         fail "$who ccndc removestrategy on $node: $(cat "$T/ccndc.err")"
-    echo "ok: $who ccndc add/del (UDP, TCP) and strategies on the other's ccnd ($node), seen in its ccndstatus"
+    ok "$who ccndc add/del (UDP, TCP) and strategies on the other's ccnd ($node), seen in its ccndstatus"
 done
 
 # The reference's status tools speak HTTP on the unix socket and on TCP.
@@ -108,12 +108,12 @@ on A ref ccndsmoketest -T 127.0.0.1 status >"$T/status.html" 2>&1 || fail "ccnds
 grep -qi "faces" "$T/status.html" || fail "ccndsmoketest -T status on our ccnd: $(head -c 300 "$T/status.html")"
 on B ours ccndstatus -x >"$T/status.xml" 2>&1 || fail "our ccndstatus -x on the reference's ccnd"
 grep -q "<ccnd" "$T/status.xml" || fail "our ccndstatus -x on the reference's ccnd: $(head -c 300 "$T/status.xml")"
-echo "ok: ccndsmoketest status (unix socket and TCP) on our ccnd, our ccndstatus -x on the reference's"
+ok "ccndsmoketest status (unix socket and TCP) on our ccnd, our ccndstatus -x on the reference's"
 
 # Each side's ccndstop stops the other's ccnd.
 on A ref ccndstop >/dev/null 2>&1
 wait_for 10 eval "! kill -0 ${CCNDS[0]} 2>/dev/null" || fail "the reference's ccndstop did not stop our ccnd"
 on B ours ccndstop >/dev/null 2>&1
 wait_for 10 eval "! kill -0 ${CCNDS[1]} 2>/dev/null" || fail "our ccndstop did not stop the reference's ccnd"
-echo "ok: each side's ccndstop stops the other's ccnd"
+ok "each side's ccndstop stops the other's ccnd"
 echo "all tool interop checks passed"
