@@ -23,7 +23,6 @@
 #include "tool_signal.h"
 
 #define REGISTER_WAIT_MS 5000
-#define READ_CHUNK       (1 << 20)
 #define PROGRESS_MS      250
 #define REPO_STALL_S     20 /* a repository that fetches nothing for this long has given up */
 #define REPO_BUFFER      ((size_t)16 << 20) /* signed bytes held while a repository fetches */
@@ -48,9 +47,9 @@ struct job {
     struct ccnx_buf uri; /* the versioned name */
     int fd;
     uint64_t size;
-    int in_repo;
-    int read_all; /* the whole file was read before the start-write */
-    int stored;   /* the repository answered for the final segment itself */
+    enum { REPO_ASKING, REPO_NONE, REPO_TAKES } repo; /* the answer to the start-write */
+    int streaming; /* the writer holds a bounded amount, for the repository */
+    int stored;    /* the repository answered for the final segment itself */
     int progress; /* stderr is a terminal */
     int64_t started_ms;
 };
@@ -176,6 +175,9 @@ static void open_writer(struct job *j)
     so.block_size = j->o.block;
     so.freshness = j->o.freshness;
     so.keep_all = 1;
+    /* A file has no pauses worth signing at: segments are signed in full
+     * batches, or at once for an Interest that waits for them. */
+    so.flush_ms = -1;
     int rc = ccnx_seqwriter_create(j->c, &name, &so, &j->w);
     if (rc == CCNX_E_NOKEY) {
         tool_die("no signing key: %s", ccnx_client_error(j->c));
@@ -193,31 +195,17 @@ static void open_writer(struct job *j)
     ccnx_name_free(&name);
 }
 
-/* 1 when a repository took the start-write, 0 when none answered. */
-static int start_write(struct job *j)
+/* The repository's answer to the start-write, while the file is read. */
+static void on_repo_answer(void *arg, int rc, const uint8_t *reply, size_t len,
+                           const struct ccnx_repo_info *ri)
 {
-    struct ccnx_repo_write_opts ro;
-    ccnx_repo_write_opts_init(&ro);
-    ro.scope = j->o.scope;
-    ro.timeout_ms = (int)j->o.repo_wait_s * 1000;
-    struct ccnx_buf reply = CCNX_BUF_INIT;
-    struct ccnx_repo_info ri;
-    int rc = ccnx_seqwriter_start_write(j->w, &ro, &reply, &ri);
-    if (rc == 0 && j->o.verbose) {
-        struct ccnx_name gp;
-        struct ccnx_buf text = CCNX_BUF_INIT;
-        ccnx_name_init(&gp);
-        ccnx_repo_info_global_prefix(reply.data, &ri, &gp);
-        ccnx_uri_append_name(&text, &gp);
-        tool_warn("repository %s accepted the start-write", ccnx_buf_cstr(&text));
-        ccnx_buf_free(&text);
-        ccnx_name_free(&gp);
-    }
-    ccnx_buf_free(&reply);
+    (void)len;
+    struct job *j = arg;
     if (rc == CCNX_E_NOTFOUND) {
         tool_warn("no repository answered within %ld s; serving %s until %s", j->o.repo_wait_s,
                   (const char *)j->uri.data, j->o.expire_s > 0 ? "-x expires" : "interrupted");
-        return 0;
+        j->repo = REPO_NONE;
+        return;
     }
     if (rc == CCNX_E_VALUE) {
         tool_die("the answer to the start-write is not a RepositoryInfo");
@@ -225,7 +213,49 @@ static int start_write(struct job *j)
     if (rc != 0) {
         tool_die("start-write failed: %s (%s)", ccnx_strerror(rc), ccnx_client_error(j->c));
     }
-    return 1;
+    if (j->o.verbose) {
+        struct ccnx_name gp;
+        struct ccnx_buf text = CCNX_BUF_INIT;
+        ccnx_name_init(&gp);
+        ccnx_repo_info_global_prefix(reply, ri, &gp);
+        ccnx_uri_append_name(&text, &gp);
+        tool_warn("repository %s accepted the start-write", ccnx_buf_cstr(&text));
+        ccnx_buf_free(&text);
+        ccnx_name_free(&gp);
+    }
+    j->repo = REPO_TAKES;
+}
+
+/* Asks for a repository; the answer comes while the file is read. */
+static void start_write(struct job *j)
+{
+    if (j->o.raw) {
+        j->repo = REPO_NONE;
+        return;
+    }
+    struct ccnx_repo_write_opts ro;
+    ccnx_repo_write_opts_init(&ro);
+    ro.scope = j->o.scope;
+    ro.timeout_ms = (int)j->o.repo_wait_s * 1000;
+    int rc = ccnx_seqwriter_start_write_async(j->w, &ro, on_repo_answer, j);
+    if (rc != 0) {
+        tool_die("cannot ask for a repository: %s", ccnx_strerror(rc));
+    }
+    j->repo = REPO_ASKING;
+}
+
+/* A repository fetches each segment about once: from its answer on, the
+ * whole file need not stay in memory, as it must when it is served from
+ * here. */
+static void follow_repo_answer(struct job *j)
+{
+    if (j->repo == REPO_TAKES && !j->streaming) {
+        int rc = ccnx_seqwriter_set_stream(j->w, REPO_BUFFER);
+        if (rc != 0) {
+            tool_die("cannot publish: %s", ccnx_strerror(rc));
+        }
+        j->streaming = 1;
+    }
 }
 
 static void show_progress(struct job *j, int64_t *last)
@@ -288,17 +318,30 @@ static void write_chunk(struct job *j, const uint8_t *buf, size_t n, int64_t *la
     }
 }
 
-/* Reads the file into the writer, answering Interests between chunks,
- * until the end or until `limit` bytes were taken in this call. 1 at the
- * end of the file; 0 otherwise, also when interrupted (a stream cut short
- * is never closed as if it were the whole file). */
-static int write_file_part(struct job *j, uint64_t limit)
+/* Bytes taken beyond the segments fetched so far. */
+static uint64_t read_ahead(const struct job *j)
 {
-    static uint8_t buf[READ_CHUNK];
+    struct ccnx_seqwriter_stats st;
+    ccnx_seqwriter_get_stats(j->w, &st);
+    uint64_t fetched = st.segments_sent * j->o.block;
+    return st.bytes > fetched ? st.bytes - fetched : 0;
+}
+
+/* write_file's loop, reading into buf (size bytes). */
+static int read_into_writer(struct job *j, uint8_t *buf, size_t size)
+{
     int64_t last = 0;
-    uint64_t taken = 0;
-    while (taken < limit) {
-        ssize_t n = read(j->fd, buf, sizeof buf);
+    for (;;) {
+        follow_repo_answer(j);
+        if (j->repo == REPO_ASKING && read_ahead(j) >= REPO_BUFFER) {
+            step(j, 10);
+            show_progress(j, &last);
+            if (tool_stop_requested) {
+                return 0;
+            }
+            continue;
+        }
+        ssize_t n = read(j->fd, buf, size);
         if (n < 0 && errno == EINTR && !tool_stop_requested) {
             continue;
         }
@@ -312,9 +355,27 @@ static int write_file_part(struct job *j, uint64_t limit)
             return 1;
         }
         write_chunk(j, buf, (size_t)n, &last);
-        taken += (uint64_t)n;
     }
-    return 0;
+}
+
+/* Reads the whole file into the writer, answering Interests between
+ * chunks: 1 at the end of the file, 0 when interrupted (a stream cut short
+ * is never closed as if it were the whole file). Until a repository has
+ * answered or the wait is over, it reads at most REPO_BUFFER beyond what
+ * consumers have fetched: that much signed ahead keeps a consumer that
+ * starts at once at full speed, and a repository that answers late never
+ * finds more than that held in memory. */
+static int write_file(struct job *j)
+{
+    /* One Merkle batch a read: each write signs a full batch at once. */
+    size_t chunk = j->o.block * CCNX_SEQWRITER_BATCH_DEFAULT;
+    uint8_t *buf = malloc(chunk);
+    if (buf == NULL) {
+        tool_die("out of memory");
+    }
+    int whole = read_into_writer(j, buf, chunk);
+    free(buf);
+    return whole;
 }
 
 static void close_writer(struct job *j)
@@ -324,12 +385,15 @@ static void close_writer(struct job *j)
     }
 }
 
-/* The rest of the file after the part read before the start-write. */
-static void write_file(struct job *j)
+/* After the whole file was read: until the repository question is decided. */
+static void wait_repo_answer(struct job *j)
 {
-    if (!j->read_all && write_file_part(j, UINT64_MAX)) {
-        close_writer(j);
+    int64_t last = 0;
+    while (j->repo == REPO_ASKING && !tool_stop_requested) {
+        step(j, 100);
+        show_progress(j, &last);
     }
+    follow_repo_answer(j);
 }
 
 /* Runs until the repository has fetched every segment. */
@@ -363,22 +427,23 @@ static void summary(struct job *j)
     if (j->progress) {
         fputc('\n', stderr);
     }
-    if (j->in_repo && !j->stored) {
+    if (j->repo == REPO_TAKES && !j->stored) {
         tool_warn("%s %s: the repository fetched %llu of %llu segments%s",
                   tool_stop_requested ? "interrupted storing" : "cannot confirm storing",
                   (const char *)j->uri.data, (unsigned long long)st.segments_sent,
                   (unsigned long long)st.segments,
                   tool_stop_requested ? "" : " but did not answer for the last one; see its log");
-    } else if (j->in_repo) {
-        tool_warn("stored %s in a repository: %llu bytes in %llu segments, %.2f s, %.1f MB/s",
+    } else if (j->repo == REPO_TAKES) {
+        tool_warn("stored %s in a repository: %llu bytes in %llu segments (%llu signatures), "
+                  "%.2f s, %.1f MB/s",
                   (const char *)j->uri.data, (unsigned long long)st.bytes,
-                  (unsigned long long)st.segments, secs, mbps);
+                  (unsigned long long)st.segments, (unsigned long long)st.batches, secs, mbps);
     } else {
-        tool_warn("served %s: %llu bytes in %llu segments, %llu fetched (%llu objects sent), "
-                  "%.2f s",
+        tool_warn("served %s: %llu bytes in %llu segments (%llu signatures), %llu fetched "
+                  "(%llu objects sent), %.2f s",
                   (const char *)j->uri.data, (unsigned long long)st.bytes,
-                  (unsigned long long)st.segments, (unsigned long long)st.segments_sent,
-                  (unsigned long long)st.objects_sent, secs);
+                  (unsigned long long)st.segments, (unsigned long long)st.batches,
+                  (unsigned long long)st.segments_sent, (unsigned long long)st.objects_sent, secs);
     }
 }
 
@@ -398,24 +463,21 @@ int main(int argc, char **argv)
     if (j.o.verbose) {
         tool_warn("publishing %s as %s", j.o.file, (const char *)j.uri.data);
     }
-    /* The first part of the file is there before a repository is asked:
-     * Interests are answered from the first moment, not after the wait. */
-    j.read_all = write_file_part(&j, REPO_BUFFER);
-    if (j.read_all) {
+    /* The file is read, signed and served while a repository is asked
+     * for: Interests are answered from the first moment, not after the wait. */
+    j.started_ms = ccnx_client_now_ms();
+    start_write(&j);
+    int whole = write_file(&j);
+    if (whole) {
         close_writer(&j); /* the last segment, final, signed at once */
     }
-    tool_stop_exits("waiting for a repository"); /* the start-write runs its own loop */
-    j.in_repo = !j.o.raw && !tool_stop_requested && start_write(&j);
-    tool_stop_exits(NULL);
-    /* A repository fetches each segment about once: the whole file need
-     * not stay in memory, as it must when it is served from here. */
-    int rc = j.in_repo ? ccnx_seqwriter_set_stream(j.w, REPO_BUFFER) : 0;
-    if (rc != 0) {
-        tool_die("cannot publish: %s", ccnx_strerror(rc));
-    }
-    j.started_ms = ccnx_client_now_ms();
-    write_file(&j);
-    if (j.in_repo) {
+    wait_repo_answer(&j);
+    if (!whole) {
+        tool_warn("interrupted while reading %s: the stream is not closed", j.o.file);
+    } else if (j.repo == REPO_ASKING) {
+        tool_warn("interrupted while waiting for a repository");
+        whole = 0;
+    } else if (j.repo == REPO_TAKES) {
         wait_repository(&j);
         j.stored = !tool_stop_requested && tool_confirm_stored(j.w, j.o.scope);
     } else {
@@ -425,7 +487,7 @@ int main(int argc, char **argv)
     while (ccnx_client_output_pending(j.c) > 0 && ccnx_client_now_ms() < end) {
         step(&j, 10);
     }
-    int ok = !j.in_repo || j.stored;
+    int ok = whole && (j.repo != REPO_TAKES || j.stored);
     summary(&j);
     ccnx_seqwriter_destroy(j.w);
     ccnx_client_destroy(j.c);

@@ -565,6 +565,7 @@ void ccnx_seqwriter_destroy(struct ccnx_seqwriter *w)
         return;
     }
     if (w->client != NULL) {
+        sw_cancel_start_write(w);
         if (w->timer_armed) {
             ccnx_client_unschedule(w->client, w->timer_id);
         }

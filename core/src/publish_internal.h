@@ -69,6 +69,7 @@ struct ccnx_seqwriter {
     struct ccnx_buf names;
 
     struct ccnx_seqwriter_stats stats;
+    struct repo_wait *start_write; /* in flight (publish_repo.c), or NULL */
 };
 
 int64_t sw_now_ms(void);
@@ -80,6 +81,9 @@ int sw_sign_complete(struct ccnx_seqwriter *w, int all, size_t min);
 /* Pending segments whose end is known (a block, or a cut), and where the
  * last of them ends in the pending bytes. */
 size_t sw_complete_segments(const struct ccnx_seqwriter *w, size_t *end);
+
+/* publish_repo.c: forgets a start-write still in flight (no callback). */
+void sw_cancel_start_write(struct ccnx_seqwriter *w);
 
 /* publish_answer.c */
 int sw_answer_waiting(struct ccnx_seqwriter *w);

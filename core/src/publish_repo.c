@@ -7,6 +7,7 @@
 #include <ccnx/error.h>
 #include <ccnx/naming.h>
 
+#include <stdlib.h>
 #include <string.h>
 
 /* The 3-byte binary Type values (RepositoryInfoObject.txt). */
@@ -222,120 +223,181 @@ int ccnx_repo_start_write_interest(struct ccnx_buf *out, const struct ccnx_name 
     return rc;
 }
 
-struct sw_wait {
+/* The RepositoryInfo in a reply object, with spans relative to the
+ * object, as the header promises. */
+static int repo_reply_info(const uint8_t *obj, size_t len, struct ccnx_repo_info *ri)
+{
+    struct ccnx_content_parsed pc;
+    if (ccnx_content_parse(obj, len, &pc) != 0 ||
+        ccnx_repo_info_parse(obj + pc.content_value.off, pc.content_value.len, ri) != 0) {
+        return CCNX_E_VALUE;
+    }
+    size_t shift = pc.content_value.off;
+    struct ccnx_span *spans[] = {&ri->version, &ri->repo_version, &ri->global_prefix,
+                                 &ri->local_name, &ri->info_string};
+    for (size_t i = 0; i < sizeof spans / sizeof spans[0]; i++) {
+        if (spans[i]->len != 0 || (spans[i] == &ri->info_string && ri->has_info_string)) {
+            spans[i]->off += shift;
+        }
+    }
+    for (size_t i = 0; i < ri->name_count; i++) {
+        ri->names[i].off += shift;
+    }
+    return 0;
+}
+
+/* A start-write in flight. *owner points to it until it ends, so that its
+ * owner (a seqwriter, or the waiting call) can cancel it. */
+struct repo_wait {
     struct ccnx_client *c;
-    struct ccnx_buf *reply;
-    int done;
-    int answered;
+    ccnx_repo_write_fn done;
+    void *arg;
+    struct repo_wait **owner;
+    uint64_t id;
 };
 
-static void sw_wait_content(void *arg, const uint8_t *obj, size_t len,
-                            const struct ccnx_content_parsed *pc)
+static void repo_wait_end(struct repo_wait *rw, int rc, const uint8_t *obj, size_t len)
+{
+    struct ccnx_repo_info ri;
+    if (rc == 0) {
+        rc = repo_reply_info(obj, len, &ri);
+    }
+    *rw->owner = NULL;
+    ccnx_repo_write_fn done = rw->done;
+    void *arg = rw->arg;
+    free(rw);
+    /* Last: done may destroy the seqwriter that owned the wait. */
+    done(arg, rc, rc == 0 ? obj : NULL, rc == 0 ? len : 0, rc == 0 ? &ri : NULL);
+}
+
+static void repo_wait_content(void *arg, const uint8_t *obj, size_t len,
+                              const struct ccnx_content_parsed *pc)
 {
     (void)pc;
-    struct sw_wait *st = arg;
-    ccnx_buf_reset(st->reply);
-    ccnx_buf_append(st->reply, obj, len);
-    st->done = st->answered = 1;
-    ccnx_client_stop(st->c);
+    repo_wait_end(arg, 0, obj, len);
 }
 
-static void sw_wait_timeout(void *arg)
+static void repo_wait_timeout(void *arg)
 {
-    struct sw_wait *st = arg;
-    st->done = 1;
-    ccnx_client_stop(st->c);
+    repo_wait_end(arg, CCNX_E_NOTFOUND, NULL, 0);
 }
 
-/* Expresses the Interest (again every lifetime, as the reference's
- * ccn_get does) and runs the loop until an answer or the deadline. */
-static int sw_wait_answer(struct ccnx_client *c, const struct ccnx_buf *interest, int timeout_ms,
-                          struct ccnx_buf *reply)
+/* Expresses the start-write (again every Interest lifetime, as the
+ * reference's ccn_get does, until o->timeout_ms). */
+static int repo_wait_begin(struct ccnx_client *c, const struct ccnx_name *name,
+                           const struct ccnx_repo_write_opts *o, ccnx_repo_write_fn done,
+                           void *arg, struct repo_wait **owner)
 {
-    struct sw_wait st = {c, reply, 0, 0};
-    int per_try = CCNX_INTEREST_LIFETIME_DEFAULT * 1000 / CCNX_TIMESTAMP_HZ;
-    struct ccnx_express_opts eo = {sw_wait_content, sw_wait_timeout, &st, 0, 0, 0};
-    eo.retries = timeout_ms > per_try ? (unsigned)((timeout_ms - 1) / per_try) : 0;
-    eo.timeout_ms = timeout_ms < per_try ? timeout_ms : 0;
-    uint64_t id;
-    int rc = ccnx_client_express(c, interest->data, interest->len, &eo, &id);
-    int64_t deadline = sw_now_ms() + timeout_ms;
-    while (rc == 0 && !st.done) {
-        int64_t left = deadline - sw_now_ms();
-        if (left <= 0) {
-            ccnx_client_cancel(c, id);
-            break;
-        }
-        rc = ccnx_client_run(c, (int)left);
+    struct repo_wait *rw = calloc(1, sizeof *rw);
+    struct ccnx_buf interest = CCNX_BUF_INIT;
+    int rc = rw != NULL ? ccnx_repo_start_write_interest(&interest, name, o) : CCNX_E_NOMEM;
+    if (rc == 0) {
+        int timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : 60000;
+        int per_try = CCNX_INTEREST_LIFETIME_DEFAULT * 1000 / CCNX_TIMESTAMP_HZ;
+        struct ccnx_express_opts eo = {repo_wait_content, repo_wait_timeout, rw, 0, 0, 0};
+        eo.retries = timeout_ms > per_try ? (unsigned)((timeout_ms - 1) / per_try) : 0;
+        eo.timeout_ms = timeout_ms < per_try ? timeout_ms : 0;
+        *rw = (struct repo_wait){c, done, arg, owner, 0};
+        rc = ccnx_client_express(c, interest.data, interest.len, &eo, &rw->id);
     }
+    ccnx_buf_free(&interest);
     if (rc != 0) {
-        if (!st.done) {
-            ccnx_client_cancel(c, id);
-        }
+        free(rw);
         return rc;
     }
-    return st.answered ? 0 : CCNX_E_NOTFOUND;
+    *owner = rw;
+    return 0;
+}
+
+static void repo_wait_cancel(struct repo_wait **owner)
+{
+    if (*owner != NULL) {
+        ccnx_client_cancel((*owner)->c, (*owner)->id);
+        free(*owner);
+        *owner = NULL;
+    }
+}
+
+struct repo_sync {
+    struct ccnx_client *c;
+    struct ccnx_buf *reply;
+    struct ccnx_repo_info *ri;
+    int done, rc;
+};
+
+static void repo_sync_done(void *arg, int rc, const uint8_t *reply, size_t len,
+                           const struct ccnx_repo_info *ri)
+{
+    struct repo_sync *st = arg;
+    st->done = 1;
+    st->rc = rc;
+    if (rc == 0 && st->reply != NULL) {
+        ccnx_buf_reset(st->reply);
+        st->rc = ccnx_buf_append(st->reply, reply, len) != 0 ? CCNX_E_NOMEM : 0;
+    }
+    if (rc == 0 && st->ri != NULL) {
+        *st->ri = *ri; /* its spans count from the start of the reply, copied or not */
+    }
+    ccnx_client_stop(st->c);
 }
 
 int ccnx_repo_start_write(struct ccnx_client *c, const struct ccnx_name *name,
                           const struct ccnx_repo_write_opts *o, struct ccnx_buf *reply,
                           struct ccnx_repo_info *ri)
 {
-    struct ccnx_buf interest = CCNX_BUF_INIT, own = CCNX_BUF_INIT;
-    struct ccnx_buf *obj = reply != NULL ? reply : &own;
-    int rc = ccnx_repo_start_write_interest(&interest, name, o);
-    if (rc == 0) {
-        rc = sw_wait_answer(c, &interest, o->timeout_ms > 0 ? o->timeout_ms : 60000, obj);
+    struct repo_sync st = {c, reply, ri, 0, 0};
+    struct repo_wait *wait = NULL;
+    int rc = repo_wait_begin(c, name, o, repo_sync_done, &st, &wait);
+    while (rc == 0 && !st.done) {
+        rc = ccnx_client_run(c, 1000);
     }
-    struct ccnx_content_parsed pc;
-    struct ccnx_repo_info info;
-    if (rc == 0 && ccnx_content_parse(obj->data, obj->len, &pc) != 0) {
-        rc = CCNX_E_VALUE;
-    }
-    if (rc == 0) {
-        const uint8_t *body = obj->data + pc.content_value.off;
-        rc = ccnx_repo_info_parse(body, pc.content_value.len, &info) != 0 ? CCNX_E_VALUE : 0;
-        /* Spans relative to the reply object, as the header promises. */
-        size_t shift = pc.content_value.off;
-        struct ccnx_span *spans[] = {&info.version, &info.repo_version, &info.global_prefix,
-                                     &info.local_name, &info.info_string};
-        for (size_t i = 0; rc == 0 && i < sizeof spans / sizeof spans[0]; i++) {
-            if (spans[i]->len != 0 || (spans[i] == &info.info_string && info.has_info_string)) {
-                spans[i]->off += shift;
-            }
-        }
-        for (size_t i = 0; rc == 0 && i < info.name_count; i++) {
-            info.names[i].off += shift;
-        }
-    }
-    if (rc == 0 && ri != NULL) {
-        *ri = info;
-    }
-    ccnx_buf_free(&interest);
-    ccnx_buf_free(&own);
-    return rc;
+    repo_wait_cancel(&wait); /* only when the loop failed first */
+    return rc != 0 ? rc : st.rc;
 }
 
-int ccnx_seqwriter_start_write(struct ccnx_seqwriter *w, const struct ccnx_repo_write_opts *o,
-                               struct ccnx_buf *reply, struct ccnx_repo_info *ri)
+/* The checked start-write names segment 0 and its digest. */
+static int sw_write_opts(struct ccnx_seqwriter *w, const struct ccnx_repo_write_opts *o,
+                         struct ccnx_repo_write_opts *out)
 {
     if (w->client == NULL) {
         return CCNX_E_INVAL;
     }
-    struct ccnx_repo_write_opts checked = *o;
+    *out = *o;
     if (o->checked) {
         size_t len;
         const uint8_t *obj = ccnx_seqwriter_segment(w, 0, &len);
         if (obj == NULL) {
             return CCNX_E_INVAL;
         }
-        checked.segment = 0;
-        int rc = ccnx_content_digest(obj, len, checked.digest);
-        if (rc != 0) {
-            return rc;
-        }
+        out->segment = 0;
+        return ccnx_content_digest(obj, len, out->digest);
     }
-    return ccnx_repo_start_write(w->client, &w->vname, &checked, reply, ri);
+    return 0;
+}
+
+int ccnx_seqwriter_start_write(struct ccnx_seqwriter *w, const struct ccnx_repo_write_opts *o,
+                               struct ccnx_buf *reply, struct ccnx_repo_info *ri)
+{
+    struct ccnx_repo_write_opts wo;
+    int rc = sw_write_opts(w, o, &wo);
+    return rc != 0 ? rc : ccnx_repo_start_write(w->client, &w->vname, &wo, reply, ri);
+}
+
+int ccnx_seqwriter_start_write_async(struct ccnx_seqwriter *w,
+                                     const struct ccnx_repo_write_opts *o,
+                                     ccnx_repo_write_fn done, void *arg)
+{
+    struct ccnx_repo_write_opts wo;
+    int rc = sw_write_opts(w, o, &wo);
+    if (rc == 0 && w->start_write != NULL) {
+        rc = CCNX_E_INVAL;
+    }
+    return rc != 0 ? rc : repo_wait_begin(w->client, &w->vname, &wo, done, arg, &w->start_write);
+}
+
+void sw_cancel_start_write(struct ccnx_seqwriter *w)
+{
+    repo_wait_cancel(&w->start_write);
 }
 
 int ccnx_seqwriter_confirm_stored(struct ccnx_seqwriter *w, const struct ccnx_repo_write_opts *o,

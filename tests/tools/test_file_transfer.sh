@@ -6,7 +6,8 @@
 # small file, and with -c chunks named as ccnsendchunks names them; an
 # empty file arrives empty; the newest of two versions is fetched; a
 # reader started before its publisher gets the file while the publisher
-# still waits for a repository.
+# still waits for a repository, and so does a reader of a 100 MB file,
+# signed in full Merkle batches.
 set -u
 B=${CCNX_BIN:?}
 T=$(mktemp -d /tmp/filetransfer-XXXXXX)
@@ -188,6 +189,28 @@ grep -q "no repository answered" "$T/together.put.err" &&
     fail "put and get together: the file came only after ccnputfile's wait for a repository"
 grep -q "version found in [0-9]* ms" "$T/together.get.err" || fail "-v: no discovery time"
 stop_publisher "${PUBLISHERS[-1]}"
+
+# A reader of a file larger than what ccnputfile reads ahead (16 MiB)
+# started as soon as ccnputfile answers, while it still waits (60 s here)
+# for a repository: the file arrives whole before that wait is over (the
+# publisher reads on as the reader fetches), signed in full Merkle batches
+# (25600 segments, 25 signatures). Interrupted then, the publisher says so,
+# with its summary, and exits 1.
+timeout 120 "$B/ccnputfile" -v -w 60 ccnx:/ft/asking "$T/big" 2>"$T/asking.put.err" &
+ASKING_PID=$!
+PUBLISHERS+=("$ASKING_PID")
+timeout 60 "$B/ccnpeek" -w 30 ccnx:/ft/asking >/dev/null || fail "ccnputfile -w 60 does not answer"
+getfile asking ccnx:/ft/asking "$T/asking"
+cmp -s "$T/big" "$T/asking" || fail "fetched during the wait for a repository: the file differs"
+kill -INT "$ASKING_PID"
+wait "$ASKING_PID"
+rc=$?
+[ "$rc" = 1 ] || fail "ccnputfile interrupted while asking for a repository: exit $rc"
+grep -q "interrupted while waiting for a repository" "$T/asking.put.err" ||
+    fail "ccnputfile interrupted while asking: $(cat "$T/asking.put.err")"
+grep -q "25600 segments (25 signatures), 25600 fetched" "$T/asking.put.err" ||
+    fail "not 25 full Merkle batches: $(grep served "$T/asking.put.err")"
+rm -f "$T/asking"
 
 # In a sanitizer build, reports from ccnd (its log, once stopped) or from a
 # background publisher would otherwise go unnoticed.

@@ -205,11 +205,11 @@ struct ccnx_fetch;
  * never from inside on_data or on_done.
  *
  * On the wire: segment Interests are the reference's form plus an
- * InterestLifetime of 3/4 of the retransmission timeout, so a forwarder
- * has let a lost one go when it is sent again; a retransmission also
- * carries an Exclude of one 32-byte component that no implicit digest
- * equals, which matches the same object but cannot be aggregated with the
- * lost Interest by a forwarder that still holds it. */
+ * InterestLifetime of twice the retransmission timer, so an answer that
+ * comes late still finds the entries along the path; a retransmission is
+ * the same Interest with a new nonce, which our ccnd sends upstream again
+ * once the answer is overdue. The reference's ccnd instead holds a
+ * re-expressed Interest while its entry lives (docs/interop.md). */
 int ccnx_fetch_start(struct ccnx_client *c, const struct ccnx_fetch_params *p,
                      struct ccnx_fetch **out);
 void ccnx_fetch_destroy(struct ccnx_fetch *f);

@@ -241,6 +241,21 @@ int ccnx_repo_start_write(struct ccnx_client *c, const struct ccnx_name *name,
 int ccnx_seqwriter_start_write(struct ccnx_seqwriter *w, const struct ccnx_repo_write_opts *o,
                                struct ccnx_buf *reply, struct ccnx_repo_info *ri);
 
+/* The start-write's outcome: rc 0 with the reply object reply[0..len) and
+ * its RepositoryInfo (spans into reply; both valid during the call only),
+ * CCNX_E_NOTFOUND when no repository answered in time, CCNX_E_VALUE when
+ * the answer is not a RepositoryInfo. The seqwriter may be destroyed in it. */
+typedef void (*ccnx_repo_write_fn)(void *arg, int rc, const uint8_t *reply, size_t len,
+                                   const struct ccnx_repo_info *ri);
+/* ccnx_seqwriter_start_write without waiting: sends the start-write and
+ * returns; the client's loop, run by the caller while it goes on writing,
+ * calls done once. One at a time per seqwriter; destroying the seqwriter
+ * first cancels it (no call). 0, or a code (then done is never called):
+ * CCNX_E_INVAL also while another is in flight. */
+int ccnx_seqwriter_start_write_async(struct ccnx_seqwriter *w,
+                                     const struct ccnx_repo_write_opts *o,
+                                     ccnx_repo_write_fn done, void *arg);
+
 /* After a start-write, once every segment was fetched (all_sent): asks the
  * repository itself for the final segment, with an Interest whose
  * AnswerOriginKind excludes content stores (Scope as o->scope), and waits
