@@ -50,7 +50,7 @@ struct job {
     enum { REPO_ASKING, REPO_NONE, REPO_TAKES } repo; /* the answer to the start-write */
     int streaming; /* the writer holds a bounded amount, for the repository */
     int stored;    /* the repository answered for the final segment itself */
-    int progress; /* stderr is a terminal */
+    int progress;  /* stderr is a terminal */
     int64_t started_ms;
 };
 

@@ -285,8 +285,8 @@ static void repo_wait_timeout(void *arg)
 /* Expresses the start-write (again every Interest lifetime, as the
  * reference's ccn_get does, until o->timeout_ms). */
 static int repo_wait_begin(struct ccnx_client *c, const struct ccnx_name *name,
-                           const struct ccnx_repo_write_opts *o, ccnx_repo_write_fn done,
-                           void *arg, struct repo_wait **owner)
+                           const struct ccnx_repo_write_opts *o, ccnx_repo_write_fn done, void *arg,
+                           struct repo_wait **owner)
 {
     struct repo_wait *rw = calloc(1, sizeof *rw);
     struct ccnx_buf interest = CCNX_BUF_INIT;
@@ -383,8 +383,7 @@ int ccnx_seqwriter_start_write(struct ccnx_seqwriter *w, const struct ccnx_repo_
     return rc != 0 ? rc : ccnx_repo_start_write(w->client, &w->vname, &wo, reply, ri);
 }
 
-int ccnx_seqwriter_start_write_async(struct ccnx_seqwriter *w,
-                                     const struct ccnx_repo_write_opts *o,
+int ccnx_seqwriter_start_write_async(struct ccnx_seqwriter *w, const struct ccnx_repo_write_opts *o,
                                      ccnx_repo_write_fn done, void *arg)
 {
     struct ccnx_repo_write_opts wo;

@@ -252,8 +252,7 @@ typedef void (*ccnx_repo_write_fn)(void *arg, int rc, const uint8_t *reply, size
  * calls done once. One at a time per seqwriter; destroying the seqwriter
  * first cancels it (no call). 0, or a code (then done is never called):
  * CCNX_E_INVAL also while another is in flight. */
-int ccnx_seqwriter_start_write_async(struct ccnx_seqwriter *w,
-                                     const struct ccnx_repo_write_opts *o,
+int ccnx_seqwriter_start_write_async(struct ccnx_seqwriter *w, const struct ccnx_repo_write_opts *o,
                                      ccnx_repo_write_fn done, void *arg);
 
 /* After a start-write, once every segment was fetched (all_sent): asks the
