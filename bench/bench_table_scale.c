@@ -299,18 +299,27 @@ static int wanted(int argc, char **argv, const char *t)
 int main(int argc, char **argv)
 {
     bench_help(argc, argv,
-               "usage: bench_table_scale [cs] [fib] [pit]\n"
-               "ccnd's content store, FIB and PIT at 10^3 to 10^6 entries: time per\n"
-               "operation and bytes per entry. Naming tables measures only those.\n");
-    for (int i = 1; i < argc; i++) {
+               "usage: bench_table_scale [-n MAX_ENTRIES] [cs] [fib] [pit]\n"
+               "ccnd's content store, FIB and PIT at 10^3 to 10^6 entries (at most\n"
+               "MAX_ENTRIES): time per operation and bytes per entry. Naming tables\n"
+               "measures only those.\n");
+    size_t max = 1000000;
+    int first = 1;
+    if (argc > 2 && strcmp(argv[1], "-n") == 0) {
+        max = strtoul(argv[2], NULL, 10);
+        first = 3;
+    }
+    for (int i = first; i < argc; i++) {
         if (strcmp(argv[i], "cs") != 0 && strcmp(argv[i], "fib") != 0 &&
             strcmp(argv[i], "pit") != 0) {
             fprintf(stderr, "bench_table_scale: unknown table '%s' (cs, fib or pit)\n", argv[i]);
             return 2;
         }
     }
+    argc -= first - 1;
+    argv += first - 1;
     static const size_t sizes[] = {1000, 10000, 100000, 1000000};
-    for (size_t s = 0; s < 4; s++) {
+    for (size_t s = 0; s < 4 && sizes[s] <= max; s++) {
         if (wanted(argc, argv, "cs")) {
             bench_cs(sizes[s]);
         }

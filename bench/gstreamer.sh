@@ -1,7 +1,7 @@
 #!/bin/bash
 # The GStreamer elements' figures through one private ccnd, run by hand:
 #
-#   bench/gstreamer.sh [-n ROUNDS] [-m MEGABYTES] [BIN]
+#   bench/gstreamer.sh [-n ROUNDS] [-m MEGABYTES] [-f] [BIN]
 #
 # - On demand: a stream published by ccnputfile and held in ccnd's store
 #   (the publisher gone), fetched in turn by ccngetfile and by
@@ -13,16 +13,19 @@
 #   processes for 30 s: CPU seconds per minute of stream of each.
 # - Joining: from ccnsrc's start to its first decoded frame of a live VP8
 #   stream with one keyframe a second, 7 viewers started one a second.
+# -f: the first two only (on demand and live latency, 10 s).
 # Defaults: 3 rounds, 256 MB, programs in build/bin (the plugin in
 # BIN/../lib/gstreamer-1.0, ccngst_check in BIN/../tests).
 set -u
 . "$(dirname "$0")/bench_lib.sh" || exit 1
 ROUNDS=3
 MB=256
-while getopts "n:m:h" ch; do
+FIGURES_ONLY=
+while getopts "n:m:fh" ch; do
     case $ch in
     n) ROUNDS=$OPTARG ;;
     m) MB=$OPTARG ;;
+    f) FIGURES_ONLY=1 ;;
     *)
         bench_usage
         [ "$ch" = h ]
@@ -93,6 +96,10 @@ echo "on demand, $MB MB from ccnd's store, medians: ccngetfile $g MB/s, ccnsrc $
 rm -f "$T/file" "$T/out"
 
 # ---- live latency ----
+if [ -n "$FIGURES_ONLY" ]; then
+    "$B/gst_latency" -t 10 || die "gst_latency failed"
+    exit 0
+fi
 "$B/gst_latency" -t 20 || die "gst_latency failed"
 
 # ---- CPU per minute of live stream ----

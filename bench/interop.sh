@@ -1,7 +1,7 @@
 #!/bin/bash
 # Our consumer against the reference's, on the same producers, run by hand:
 #
-#   bench/interop.sh [-n ROUNDS] [-k KB] [BIN]
+#   bench/interop.sh [-n ROUNDS] [-k KB] [-p PRODUCERS] [-f NODES] [BIN]
 #
 # For each producer (our ccnputfile -r, our ccnseqwriter, the reference's
 # ccnseqwriter) on each forwarder (ours, the reference's), each round
@@ -11,15 +11,21 @@
 # consumers go first in turn from round to round. Prints every time and
 # the medians with our consumer's time over the reference's. Needs the
 # reference (CCNX_REF, default ../shared/ccnx-0.8.2). Defaults: 5 rounds,
-# 3000 KB, programs in build/bin.
+# 3000 KB, programs in build/bin. -p takes a subset of "putfile seqwriter
+# refseq" (our ccnputfile -r, our ccnseqwriter, the reference's), -f of
+# "A B" (our ccnd, the reference's). CCNCAT_ARGS: options for our ccncat.
 set -u
 . "$(dirname "$0")/bench_lib.sh" || exit 1
 ROUNDS=5
 KB=3000
-while getopts "n:k:h" ch; do
+PRODUCERS="putfile seqwriter refseq"
+NODES="A B"
+while getopts "n:k:p:f:h" ch; do
     case $ch in
     n) ROUNDS=$OPTARG ;;
     k) KB=$OPTARG ;;
+    p) PRODUCERS=$OPTARG ;;
+    f) NODES=$OPTARG ;;
     *)
         bench_usage
         [ "$ch" = h ]
@@ -59,7 +65,9 @@ publish() {
 timed() {
     local t0 t1
     t0=$(date +%s.%N)
-    on "$2" "$1" ccncat "$3" >"$T/out" 2>"$T/cat.err" || fail "$1 ccncat on $2: $(tail -n 2 "$T/cat.err")"
+    local args=()
+    [ "$1" = ours ] && args=(${CCNCAT_ARGS:-})
+    on "$2" "$1" ccncat "${args[@]}" "$3" >"$T/out" 2>"$T/cat.err" || fail "$1 ccncat on $2: $(tail -n 2 "$T/cat.err")"
     t1=$(date +%s.%N)
     cmp -s "$T/out" "$T/file" || fail "$1 ccncat on $2: the file differs"
     echo "$t0 $t1" | awk '{printf "%.3f", $2 - $1}'
@@ -69,8 +77,8 @@ declare -A TIMES
 n=0
 for r in $(seq "$ROUNDS"); do
     [ $((r % 2)) = 1 ] && order="ours ref" || order="ref ours"
-    for prod in putfile seqwriter refseq; do
-        for node in A B; do
+    for prod in $PRODUCERS; do
+        for node in $NODES; do
             line="round $r: $prod on $node:"
             for who in $order; do
                 n=$((n + 1))
@@ -88,8 +96,8 @@ done
 median() { tr ' ' '\n' | grep . | sort -g | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
 echo
 printf '%-32s %10s %10s %8s\n' "median of $ROUNDS (s)" "our ccncat" "its ccncat" "ours/its"
-for prod in putfile seqwriter refseq; do
-    for node in A B; do
+for prod in $PRODUCERS; do
+    for node in $NODES; do
         o=$(echo "${TIMES[$prod.$node.ours]}" | median)
         f=$(echo "${TIMES[$prod.$node.ref]}" | median)
         [ "$node" = A ] && via="our ccnd" || via="its ccnd"

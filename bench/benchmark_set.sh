@@ -1,0 +1,121 @@
+# The benchmark set bench/compare.sh runs for two builds, sourced by it.
+#
+# Each member NAME has two functions:
+#   run_NAME BIN     runs its script once for the build in BIN
+#   figures_NAME LOG prints, for each figure in the script's output,
+#                    "label<TAB>value<TAB>better<TAB>reference":
+#                    better is + where higher is better and - where
+#                    lower is; reference is the reference's figure
+#                    from the same run, or empty.
+# Sizes are moderate so that one run of the whole set takes a few minutes;
+# the scripts themselves take larger ones when run by hand.
+
+SET="forwarder table_scale first_fetch file_transfer interop repo gstreamer chat explore together"
+
+# field LOG SED_EXPRESSION: the first match of SED_EXPRESSION's \1 in LOG.
+field() { sed -n "$2" "$1" | head -n 1; }
+
+# row LABEL VALUE BETTER [REFERENCE]: one figure, when it has a value.
+row() { [ -n "$2" ] && printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "${4:-}"; }
+
+# The forwarder: the same client, B's ccnd-bench, drives this build's ccnd
+# and, when the reference is at hand, the reference's ccnd in the same run.
+run_forwarder() {
+    local ref=()
+    [ -x "$CCNX_REF/bin/ccnd" ] && ref=("$CCNX_REF/bin/ccnd")
+    "$BENCH_DIR/forwarder.sh" -n 1 -B "$B/ccnd-bench" "$1/ccnd" "${ref[@]}"
+}
+figures_forwarder() {
+    awk -F'  +' '/^median of/ { on = 1; next }
+        on && NF >= 2 {
+            better = ($1 ~ /relay/) ? "" : "+"
+            if (better != "") printf "forwarder: %s\t%s\t+\t%s\n", $1, $2, $3
+        }' "$1"
+}
+
+# ccnd's tables, in process: ns per operation at 10^5 entries.
+run_table_scale() {
+    if "$1/bench_table_scale" -h | grep -q MAX_ENTRIES; then
+        "$1/bench_table_scale" -n 100000
+    else # an older build: stopped once its 10^5 figures are out
+        "$1/bench_table_scale" | {
+            awk '{ print } /^pit +n=100000 / { exit }'
+            pkill -P $$ -x bench_table_sca
+        }
+    fi
+}
+figures_table_scale() {
+    local log=$1 n
+    n=$(sed -n 's/^cs *n=\([0-9]*\).*/\1/p' "$log" | tail -n 1)
+    row "CS insert, $n entries (ns)" "$(field "$log" "s/^cs *n=$n .*insert *\([0-9.]*\) ns.*/\1/p")" -
+    row "CS exact lookup, $n entries (ns)" "$(field "$log" "s/^cs *n=$n .*exact *\([0-9.]*\) ns.*/\1/p")" -
+    row "CS lookup with selectors, $n entries (ns)" \
+        "$(field "$log" "s/^cs *n=$n .*selectors *\([0-9.]*\) ns.*/\1/p")" -
+    n=$(sed -n 's/^fib *n=\([0-9]*\).*/\1/p' "$log" | tail -n 1)
+    row "FIB longest-prefix match, $n entries (ns)" \
+        "$(field "$log" "s/^fib *n=$n .*match *\([0-9.]*\) ns.*/\1/p")" -
+    n=$(sed -n 's/^pit *n=\([0-9]*\).*/\1/p' "$log" | tail -n 1)
+    row "PIT insert, $n entries (ns)" "$(field "$log" "s/^pit *n=$n .*insert *\([0-9.]*\) ns.*/\1/p")" -
+    row "PIT match, $n entries (ns)" "$(field "$log" "s/^pit *n=$n .*match *\([0-9.]*\) ns.*/\1/p")" -
+}
+
+run_first_fetch() { "$BENCH_DIR/first_fetch.sh" -n 1 -s "10 100 500" "$1"; }
+figures_first_fetch() {
+    awk -F'  +' '/^median of/ { on = 1; next } on && NF >= 2 { printf "%s (MB/s)\t%s\t+\t\n", $1, $2 }' "$1"
+}
+
+run_file_transfer() { "$BENCH_DIR/file_transfer.sh" -n 1 -m 64 "$1"; }
+figures_file_transfer() {
+    awk -F'  +' '/^median of/ { on = 1; next }
+        on && NF >= 2 && !/relay/ { printf "%s, 64 MB (MB/s)\t%s\t+\t\n", $1, $2 }' "$1"
+}
+
+# Our ccncat against the reference's on our producers and on its
+# ccnseqwriter, through our ccnd and its (needs the reference).
+run_interop() { "$BENCH_DIR/interop.sh" -n 1 -k 3000 "$1"; }
+figures_interop() {
+    awk -F'  +' '/^median of/ { on = 1; next }
+        on && NF >= 3 { printf "our ccncat, 3 MB, %s (s)\t%s\t-\t%s\n", $1, $2, $3 }' "$1"
+}
+
+run_repo() { "$BENCH_DIR/repo_transfer.sh" -n 1 -m 64 "$1"; }
+figures_repo() {
+    awk -F'  +' '/^median of/ { on = 1; next } on && NF < 2 { exit }
+        on && $1 !~ /\// { printf "repository: %s, 64 MB (MB/s)\t%s\t+\t\n", $1, $2 }' "$1"
+}
+
+run_gstreamer() { "$BENCH_DIR/gstreamer.sh" -n 1 -m 64 -f "$1"; }
+figures_gstreamer() {
+    local log=$1
+    row "GStreamer on demand, ccnsrc, 64 MB (MB/s)" \
+        "$(field "$log" 's/.*medians: ccngetfile [0-9.]* MB\/s, ccnsrc \([0-9.]*\) MB\/s.*/\1/p')" +
+    row "GStreamer live latency, 5 Mbit/s (ms)" \
+        "$(field "$log" 's/^live latency .*median \([0-9.]*\) ms.*/\1/p')" -
+}
+
+run_chat() { "$BENCH_DIR/ccnchat.sh" -m 5 -r 5 -s 10 "$1"; }
+figures_chat() {
+    local log=$1
+    row "chat latency, one member to another (ms)" \
+        "$(field "$log" 's/^chat latency .*median \([0-9.]*\) ms.*/\1/p')" -
+    row "chat, 5 members, median CPU (% of a core)" \
+        "$(field "$log" 's/^median chat: \([0-9.]*\)% of a core.*/\1/p')" -
+}
+
+run_explore() { "$BENCH_DIR/ccnexplore.sh" -n 2000 -r 3 "$1"; }
+figures_explore() {
+    local log=$1
+    row "explorer, 2000 children: first screenful (ms)" \
+        "$(field "$log" 's/^median: first screenful \([0-9.]*\) ms.*/\1/p')" -
+    row "explorer, 2000 children: complete listing (ms)" \
+        "$(field "$log" 's/^median: .* complete \([0-9.]*\) ms.*/\1/p')" -
+}
+
+run_together() { "$BENCH_DIR/put_get_together.sh" -n 3 "$1"; }
+figures_together() {
+    awk -F'  +' '/^median of/ { on = 1; next }
+        on && NF >= 3 {
+            printf "put and get together, 100 KB (ms)\t%s\t-\t\n", $2
+            printf "version discovery, one producer (ms)\t%s\t-\t\n", $3
+        }' "$1"
+}
