@@ -406,12 +406,6 @@ static int stream_read_chunks(struct face *f)
         if (why >= 0) {
             return why;
         }
-        if ((size_t)n < avail) {
-            /* A short read drained the socket: another read would only
-             * say EAGAIN (a third of ccnd's system calls under load). The
-             * poll is level-triggered, so bytes that arrive later wake us. */
-            return -1;
-        }
     }
     return -1;
 }
