@@ -29,7 +29,8 @@ figures_forwarder() {
     awk -F'  +' '/^median of/ { on = 1; next }
         on && NF >= 2 {
             better = ($1 ~ /relay/) ? "" : "+"
-            if (better != "") printf "forwarder: %s\t%s\t+\t%s\n", $1, $2, $3
+            ref = ($3 + 0 > 0) ? $3 : "" # the reference carries no 32 KB objects
+            if (better != "") printf "forwarder: %s\t%s\t+\t%s\n", $1, $2, ref
         }' "$1"
 }
 
@@ -37,12 +38,20 @@ figures_forwarder() {
 run_table_scale() {
     if "$1/bench_table_scale" -h | grep -q MAX_ENTRIES; then
         "$1/bench_table_scale" -n 100000
-    else # an older build: stopped once its 10^5 figures are out
-        "$1/bench_table_scale" | {
-            awk '{ print } /^pit +n=100000 / { exit }'
-            pkill -P $$ -x bench_table_sca
-        }
+        return
     fi
+    # An older build without -n: stopped once its 10^5 figures are out.
+    local out pid
+    out=$(mktemp)
+    "$1/bench_table_scale" >"$out" &
+    pid=$!
+    while kill -0 "$pid" 2>/dev/null && ! grep -q '^pit *n=100000 ' "$out"; do
+        sleep 0.2
+    done
+    kill "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+    cat "$out"
+    rm -f "$out"
 }
 figures_table_scale() {
     local log=$1 n
@@ -81,7 +90,7 @@ figures_interop() {
 run_repo() { "$BENCH_DIR/repo_transfer.sh" -n 1 -m 64 "$1"; }
 figures_repo() {
     awk -F'  +' '/^median of/ { on = 1; next } on && NF < 2 { exit }
-        on && $1 !~ /\// { printf "repository: %s, 64 MB (MB/s)\t%s\t+\t\n", $1, $2 }' "$1"
+        on && $1 !~ /\// { printf "repository, 64 MB: %s (MB/s)\t%s\t+\t\n", $1, $2 }' "$1"
 }
 
 run_gstreamer() { "$BENCH_DIR/gstreamer.sh" -n 1 -m 64 -f "$1"; }

@@ -59,17 +59,19 @@ figures_script() {
 
 median() { grep . | sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-# all_figures SIDE: every figure of every log of SIDE, "member<TAB>figure row".
+# all_figures SIDE: every figure of every log of SIDE, members in the order
+# the run took them (header.txt), runs in order.
 all_figures() {
-    local log member
-    for log in "$DIR"/*-"$1"-*.log; do
-        [ -e "$log" ] || continue
-        member=$(basename "$log" | sed "s/-$1-[0-9]*\.log\$//")
-        if declare -F "figures_$member" >/dev/null; then
-            "figures_$member" "$log"
-        else
-            figures_script "$log"
-        fi
+    local order m log
+    order=$(sed -n 's/^[0-9]* runs of: \([^;]*\);.*/\1/p' "$DIR/header.txt" 2>/dev/null)
+    for m in $order; do
+        for log in $(ls "$DIR/$m-$1-"*.log 2>/dev/null | sort -V); do
+            if declare -F "figures_$m" >/dev/null; then
+                "figures_$m" "$log"
+            else
+                figures_script "$log"
+            fi
+        done
     done
 }
 
@@ -89,7 +91,7 @@ summarise() {
             return (k % 2) ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2
         }
         END {
-            printf "%-58s %10s %10s %6s %9s %10s %8s\n", "figure (median of runs)", "A", "B", "B/A", "B better", "reference", "B x ref"
+            printf "%-64s %10s %10s %6s %9s %10s %8s\n", "figure (median of runs)", "A", "B", "B/A", "B better", "reference", "B x ref"
             for (i = 1; i <= n; i++) {
                 l = order[i]; ma = med(a[l]); mb = med(b[l]); mr = med(ref[l])
                 ratio = (ma + 0 != 0 && mb != "") ? sprintf("%.3f", mb / ma) : "-"
@@ -99,7 +101,7 @@ summarise() {
                 xref = "-"
                 if (mr != "" && mb + 0 != 0 && mr + 0 != 0)
                     xref = sprintf("%.2f", better[l] == "-" ? mr / mb : mb / mr)
-                printf "%-58s %10s %10s %6s %9s %10s %8s\n", substr(l, 1, 58), ma, (mb == "" ? "-" : mb), ratio, gain, (mr == "" ? "-" : mr), xref
+                printf "%-64s %10s %10s %6s %9s %10s %8s\n", substr(l, 1, 64), ma, (mb == "" ? "-" : mb), ratio, gain, (mr == "" ? "-" : mr), xref
             }
         }' "$fa" "$fb"
     rm -f "$fa" "$fb"
