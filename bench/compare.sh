@@ -57,8 +57,6 @@ figures_script() {
          }' "$1"
 }
 
-median() { grep . | sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-
 # all_figures SIDE: every figure of every log of SIDE, members in the order
 # the run took them (header.txt), runs in order.
 all_figures() {
@@ -124,7 +122,7 @@ done
 if [ $# -gt 0 ]; then
     shift
     script=("$@")
-    members=script-$(basename "$1" .sh)
+    members=script_$(basename "$1" .sh)
     eval "run_$members() { \"\${script[@]}\" \"\$1\"; }"
 else
     members=$SET
