@@ -40,8 +40,21 @@ export CCND_LOG="$T/ccnd.log"
 export CCND_CAP=2000000 # the largest file stays in the cache whole
 unset CCN_LOCAL_TRANSPORT
 PUB=
+# stop_pub: ends the publisher; one that does not stop on SIGTERM within
+# 5 s (older builds, inside their start-write) is killed.
+stop_pub() {
+    [ -n "$PUB" ] || return 0
+    kill "$PUB" 2>/dev/null
+    for _ in $(seq 50); do
+        kill -0 "$PUB" 2>/dev/null || break
+        sleep 0.1
+    done
+    kill -9 "$PUB" 2>/dev/null
+    wait "$PUB" 2>/dev/null
+    PUB=
+}
 cleanup() {
-    [ -n "$PUB" ] && kill "$PUB" 2>/dev/null && wait "$PUB" 2>/dev/null
+    stop_pub
     "$B/ccndstop" >/dev/null 2>&1
     rm -rf "$T"
 }
@@ -61,8 +74,7 @@ first_fetch() {
     t1=$(us_now)
     cmp -s "$T/file$2" "$T/out" || die "ccngetfile $1: the file differs"
     rm -f "$T/out"
-    kill "$PUB" && wait "$PUB" 2>/dev/null
-    PUB=
+    stop_pub
     awk -v b="$(stat -c %s "$T/file$2")" -v us=$((t1 - t0)) 'BEGIN { printf "%.1f", b / us }'
 }
 
