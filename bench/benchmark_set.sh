@@ -27,10 +27,9 @@ run_forwarder() {
 }
 figures_forwarder() {
     awk -F'  +' '/^median of/ { on = 1; next }
-        on && NF >= 2 {
-            better = ($1 ~ /relay/) ? "" : "+"
+        on && NF >= 2 && $1 !~ /relay/ {
             ref = ($3 + 0 > 0) ? $3 : "" # the reference carries no 32 KB objects
-            if (better != "") printf "forwarder: %s\t%s\t+\t%s\n", $1, $2, ref
+            printf "forwarder: %s\t%s\t+\t%s\n", $1, $2, ref
         }' "$1"
 }
 
@@ -53,19 +52,21 @@ run_table_scale() {
     cat "$out"
     rm -f "$out"
 }
+# largest LOG TABLE: the largest size TABLE's lines report.
+largest() { sed -n "s/^$2 *n=\([0-9]*\).*/\1/p" "$1" | tail -n 1; }
+# ns LOG TABLE N WHAT: the ns per operation WHAT at size N.
+ns() { field "$1" "s/^$2 *n=$3 .*$4 *\([0-9.]*\) ns.*/\1/p"; }
 figures_table_scale() {
     local log=$1 n
-    n=$(sed -n 's/^cs *n=\([0-9]*\).*/\1/p' "$log" | tail -n 1)
-    row "CS insert, $n entries (ns)" "$(field "$log" "s/^cs *n=$n .*insert *\([0-9.]*\) ns.*/\1/p")" -
-    row "CS exact lookup, $n entries (ns)" "$(field "$log" "s/^cs *n=$n .*exact *\([0-9.]*\) ns.*/\1/p")" -
-    row "CS lookup with selectors, $n entries (ns)" \
-        "$(field "$log" "s/^cs *n=$n .*selectors *\([0-9.]*\) ns.*/\1/p")" -
-    n=$(sed -n 's/^fib *n=\([0-9]*\).*/\1/p' "$log" | tail -n 1)
-    row "FIB longest-prefix match, $n entries (ns)" \
-        "$(field "$log" "s/^fib *n=$n .*match *\([0-9.]*\) ns.*/\1/p")" -
-    n=$(sed -n 's/^pit *n=\([0-9]*\).*/\1/p' "$log" | tail -n 1)
-    row "PIT insert, $n entries (ns)" "$(field "$log" "s/^pit *n=$n .*insert *\([0-9.]*\) ns.*/\1/p")" -
-    row "PIT match, $n entries (ns)" "$(field "$log" "s/^pit *n=$n .*match *\([0-9.]*\) ns.*/\1/p")" -
+    n=$(largest "$log" cs)
+    row "CS insert, $n entries (ns)" "$(ns "$log" cs "$n" insert)" -
+    row "CS exact lookup, $n entries (ns)" "$(ns "$log" cs "$n" exact)" -
+    row "CS lookup with selectors, $n entries (ns)" "$(ns "$log" cs "$n" selectors)" -
+    n=$(largest "$log" fib)
+    row "FIB longest-prefix match, $n entries (ns)" "$(ns "$log" fib "$n" match)" -
+    n=$(largest "$log" pit)
+    row "PIT insert, $n entries (ns)" "$(ns "$log" pit "$n" insert)" -
+    row "PIT match, $n entries (ns)" "$(ns "$log" pit "$n" match)" -
 }
 
 run_first_fetch() { "$BENCH_DIR/first_fetch.sh" -n 1 -s "10 100 500" "$1"; }

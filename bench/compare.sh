@@ -47,6 +47,9 @@ while getopts "n:o:s:h" ch; do
 done
 shift $((OPTIND - 1))
 
+# run_script BIN: the one script given after "--".
+run_script() { "${script[@]}" "$1"; }
+
 # figures_script LOG: a single script's closing table.
 figures_script() {
     awk '/median/ { on = 1; next }
@@ -123,7 +126,6 @@ if [ $# -gt 0 ]; then
     shift
     script=("$@")
     members=script_$(basename "$1" .sh)
-    eval "run_$members() { \"\${script[@]}\" \"\$1\"; }"
 else
     members=$SET
 fi
@@ -141,7 +143,9 @@ for r in $(seq "$RUNS"); do
             [ $side = B ] && bin=$B
             log=$DIR/$m-$side-$r.log
             start=$SECONDS
-            "run_$m" "$bin" >"$log" 2>&1 || echo "run $r, $m ($side): exit $?, see $log"
+            runner=run_$m
+            declare -F "$runner" >/dev/null || runner=run_script
+            "$runner" "$bin" >"$log" 2>&1 || echo "run $r, $m ($side): exit $?, see $log"
             echo "run $r, $m ($side): $((SECONDS - start)) s"
         done
     done
