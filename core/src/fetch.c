@@ -16,12 +16,15 @@
 #define DEFAULT_WINDOW  256
 #define DEFAULT_INITIAL 4
 #define DEFAULT_TIMEOUT 8000
-/* Not lower: a producer that signs each segment as its Interest arrives
- * (the reference's ccnseqwriter) answers Interests far ahead in the window
- * tens of milliseconds late, and a 20 ms floor made a third of them time
- * out and be sent again; random loss is mostly recovered without the timer
- * (note_answered), so a higher floor costs little there. */
-#define DEFAULT_MIN_RTO 100
+/* The floor of the timer once answers have come, as Linux's TCP has it. A
+ * producer that makes each segment as its Interest arrives (the
+ * reference's ccnseqwriter) pauses now and then for a 100 ms turn of its
+ * loop; with a 100 ms floor every Interest in the window timed out at the
+ * end of each pause, and the cut window and the retransmissions (held by
+ * forwarders that still had the first copies) made it pause again. Random
+ * loss is mostly recovered without the timer (note_answered), so a higher
+ * floor costs little there. */
+#define DEFAULT_MIN_RTO 200
 #define MAX_RTO_MS      4000.0
 /* No timer exceeds a fifth of timeout_ms, so a segment lost again and again
  * is asked for five times before the fetch gives up. With only the 4 s
@@ -83,6 +86,7 @@ struct ccnx_fetch {
     struct sent_rec *sent; /* ring of sends in order, 2 * ro.cap */
     size_t sent_head, sent_count;
     uint64_t hi_answered_tx;
+    uint64_t hi_answered_seg1; /* the highest segment answered, plus 1 */
     unsigned in_flight;
     int64_t final_seg;
     int started, paused, done, result;
@@ -210,8 +214,10 @@ static int last_seg(const struct ccnx_fetch *f, const uint8_t *enc, size_t len, 
  * aggregate it with the copies other consumers asked for, and one that
  * still holds the entry sends it upstream again (ccnd: once the answer is
  * overdue, however many downstreams time out together). The lifetime is
- * twice the timer, so an answer that comes late still finds the entries
- * along the path, which cache it, instead of being dropped unasked. */
+ * the timer: a forwarder that holds a re-expressed Interest until the
+ * first copy's lifetime runs out (the reference's ccnd does, rounding it
+ * up to an eighth of a second) then sends the retransmission upstream
+ * almost at once, instead of after another timer's worth of waiting. */
 static int build_interest(struct ccnx_fetch *f, uint64_t seg, uint64_t lifetime)
 {
     ccnx_name_truncate(&f->segname, f->name.count);
@@ -251,7 +257,7 @@ static int send_seg(struct ccnx_fetch *f, uint64_t seg)
         wait *= 2;
     }
     wait = wait > f->rtt.max_rto ? f->rtt.max_rto : wait;
-    int rc = build_interest(f, seg, (uint64_t)(wait * 2 * 4096 / 1000));
+    int rc = build_interest(f, seg, (uint64_t)(wait * 4096 / 1000));
     struct ccnx_express_opts o = {seg_content, seg_timeout, sl, (int)(wait + 0.999), 0, 0};
     if (rc == 0) {
         rc = ccnx_client_express(f->c, f->msg.data, f->msg.len, &o, &sl->pending_id);
@@ -479,11 +485,19 @@ static void note_loss(struct ccnx_fetch *f, struct seg_slot *sl, int silent)
 }
 
 /* Interests sent well before the latest one answered are taken as lost,
- * once they are also older than the reordering allowance. */
-static void note_answered(struct ccnx_fetch *f, uint64_t tx)
+ * once they are also older than the reordering allowance; but not an
+ * Interest for a later segment than any answered yet. A producer that
+ * makes its segments in order (a stream writer) answers a retransmission
+ * for an earlier segment before Interests for later ones sent before it:
+ * those are not lost, only not made yet, and sending them again while the
+ * forwarders still hold the first copies goes nowhere. */
+static void note_answered(struct ccnx_fetch *f, uint64_t tx, uint64_t seg)
 {
     if (tx > f->hi_answered_tx) {
         f->hi_answered_tx = tx;
+    }
+    if (seg + 1 > f->hi_answered_seg1) {
+        f->hi_answered_seg1 = seg + 1;
     }
     size_t ring = 2 * f->ro.cap;
     int64_t now = now_us();
@@ -492,7 +506,7 @@ static void note_answered(struct ccnx_fetch *f, uint64_t tx)
         struct sent_rec r = f->sent[f->sent_head];
         struct seg_slot *sl = slot_of(f, r.seg);
         int live = sl->seg == r.seg && sl->tx == r.tx && sl->state == SLOT_FLIGHT && sl->counted;
-        if (live && now - sl->sent_us < allowance) {
+        if (live && (now - sl->sent_us < allowance || r.seg >= f->hi_answered_seg1)) {
             break;
         }
         f->sent_head = (f->sent_head + 1) % ring;
@@ -516,9 +530,11 @@ static void seg_content(void *arg, const uint8_t *obj, size_t len,
     sl->pending_id = 0;
     f->in_flight -= sl->counted;
     sl->counted = 0;
-    note_answered(f, sl->tx);
+    note_answered(f, sl->tx, sl->seg);
     if (sl->sends == 1) {
-        ccnx_rtt_sample(&f->rtt, (double)(now - sl->sent_us) / 1000.0);
+        double ms = (double)(now - sl->sent_us) / 1000.0;
+        ccnx_rtt_sample(&f->rtt, ms);
+        ccnx_cwnd_on_rtt(&f->cw, sl->tx, f->next_tx, ms);
     } else if (!f->rtt.have_sample) {
         ccnx_rtt_sample(&f->rtt, (double)(now - sl->first_us) / 1000.0);
     }

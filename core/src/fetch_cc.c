@@ -4,6 +4,7 @@
 #include <ccnx/error.h>
 #include <ccnx/fetch.h>
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,7 +20,9 @@ void ccnx_rtt_init(struct ccnx_rtt *r, double initial_rto, double min_rto, doubl
     memset(r, 0, sizeof *r);
     r->min_rto = min_rto;
     r->max_rto = max_rto < min_rto ? min_rto : max_rto;
-    r->rto = clamp(initial_rto, r->min_rto, r->max_rto);
+    /* the first timer may be below the floor: before any answer nothing is
+     * known of the path, and one early resend costs little */
+    r->rto = clamp(initial_rto, 1, r->max_rto);
 }
 
 void ccnx_rtt_sample(struct ccnx_rtt *r, double ms)
@@ -50,22 +53,77 @@ void ccnx_rtt_backoff(struct ccnx_rtt *r)
 
 void ccnx_cwnd_init(struct ccnx_cwnd *w, double initial, double max)
 {
+    memset(w, 0, sizeof *w);
     w->max = max < 1 ? 1 : max;
     w->min = 1;
     w->cwnd = clamp(initial, w->min, w->max);
     w->ssthresh = w->max;
-    w->recover = 0;
+    w->round_min = w->last_round_min = HUGE_VAL;
+    w->base_rtt = w->epoch_min = HUGE_VAL;
 }
 
 void ccnx_cwnd_on_data(struct ccnx_cwnd *w)
 {
     if (w->cwnd < w->ssthresh) {
         w->cwnd += 1;
-    } else {
+    } else if (!w->queueing) {
         w->cwnd += 1 / w->cwnd;
     }
     if (w->cwnd > w->max) {
         w->cwnd = w->max;
+    }
+}
+
+/* RFC 9406's constants: the first 8 samples of a round decide, and a rise
+ * of an eighth of the reference round trip, at least 4 ms and at most
+ * 16 ms, counts as queueing. */
+#define ROUND_SAMPLES    8
+#define QUEUE_MIN_MS     4.0
+#define QUEUE_MAX_MS     16.0
+#define ROUNDS_PER_EPOCH 64 /* the path's round trip is the least of the last 64 to 128 rounds */
+
+static double queue_threshold(double rtt)
+{
+    return clamp(rtt / 8, QUEUE_MIN_MS, QUEUE_MAX_MS);
+}
+
+/* A round ends: above slow start, a round whose least round trip stood
+ * above the path's by the threshold had Interests waiting in a queue (a
+ * link's, or a producer's that makes each segment as its Interest comes),
+ * so the window gives one back and does not grow in the next round. */
+static void end_round(struct ccnx_cwnd *w, uint64_t next_tx)
+{
+    if (w->round_samples > 0) {
+        w->queueing = w->round_min >= w->base_rtt + queue_threshold(w->base_rtt);
+    }
+    if (++w->rounds % ROUNDS_PER_EPOCH == 0) {
+        w->base_rtt = w->epoch_min; /* a path whose round trip rose is not held to the old one */
+        w->epoch_min = HUGE_VAL;
+    }
+    w->last_round_min = w->round_min;
+    w->round_min = HUGE_VAL;
+    w->round_samples = 0;
+    w->round_end = next_tx;
+}
+
+void ccnx_cwnd_on_rtt(struct ccnx_cwnd *w, uint64_t tx, uint64_t next_tx, double ms)
+{
+    w->epoch_min = ms < w->epoch_min ? ms : w->epoch_min;
+    w->base_rtt = ms < w->base_rtt ? ms : w->base_rtt;
+    if (tx >= w->round_end) {
+        end_round(w, next_tx);
+    }
+    if (w->round_samples >= ROUND_SAMPLES) {
+        return;
+    }
+    w->round_samples++;
+    w->round_min = ms < w->round_min ? ms : w->round_min;
+    /* HyStart++: slow start ends once a round's round trip rose over the
+     * previous round's; doubling again would only fill the queue. */
+    if (w->cwnd < w->ssthresh && w->round_samples == ROUND_SAMPLES &&
+        w->last_round_min < HUGE_VAL &&
+        w->round_min >= w->last_round_min + queue_threshold(w->last_round_min)) {
+        w->ssthresh = w->cwnd;
     }
 }
 

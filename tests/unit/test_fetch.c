@@ -137,6 +137,79 @@ static void test_cwnd_max(void **state)
     assert_int_equal(ccnx_cwnd_allowed(&w), 16);
 }
 
+/* A fetch against a model of its path: Interests answered in the order
+ * sent, each answer sending as many new ones as the window allows; the
+ * round trip of an answer is `fixed_ms` plus `per_queued_ms` for each
+ * Interest in flight when it is answered (a producer that makes one
+ * segment at a time, or a link's queue). Returns the window after n
+ * answers. */
+static double run_model(struct ccnx_cwnd *w, unsigned n, double fixed_ms, double per_queued_ms)
+{
+    uint64_t fifo[1024];
+    size_t head = 0, count = 0;
+    uint64_t next_tx = 0;
+    for (unsigned i = 0; i < n; i++) {
+        while (count < ccnx_cwnd_allowed(w) && count < 1024) {
+            fifo[(head + count++) % 1024] = next_tx++;
+        }
+        uint64_t tx = fifo[head];
+        head = (head + 1) % 1024;
+        double ms = fixed_ms + per_queued_ms * (double)count;
+        count--;
+        ccnx_cwnd_on_rtt(w, tx, next_tx, ms);
+        ccnx_cwnd_on_data(w);
+    }
+    return w->cwnd;
+}
+
+static void test_cwnd_slow_start_ends_when_rtt_grows(void **state)
+{
+    (void)state;
+    struct ccnx_cwnd w;
+    /* a producer that makes a segment every 2 ms whatever the window:
+     * doubling only lengthens the queue, and slow start stops early */
+    ccnx_cwnd_init(&w, 4, 256);
+    run_model(&w, 200, 0.5, 2);
+    assert_true(w.ssthresh < 256);
+    assert_true(w.cwnd <= 32);
+    /* a path of 20 ms that keeps up: slow start runs to the maximum */
+    ccnx_cwnd_init(&w, 4, 256);
+    run_model(&w, 2000, 20, 0);
+    assert_true(w.ssthresh == 256 && w.cwnd == 256);
+}
+
+static void test_cwnd_holds_while_queueing(void **state)
+{
+    (void)state;
+    struct ccnx_cwnd w;
+    ccnx_cwnd_init(&w, 8, 256);
+    w.ssthresh = 8; /* congestion avoidance from the start */
+    /* each Interest in flight adds 1 ms: once the round trip stands 4 ms
+     * over the least seen lately, the window holds instead of growing one
+     * a round (it creeps up as older rounds leave the reference) */
+    double held = run_model(&w, 5000, 1, 1);
+    assert_true(held < 30);
+    /* without a queue it grows about one a round */
+    ccnx_cwnd_init(&w, 8, 256);
+    w.ssthresh = 8;
+    assert_true(run_model(&w, 5000, 10, 0) > 60);
+}
+
+static void test_cwnd_follows_a_longer_path(void **state)
+{
+    (void)state;
+    struct ccnx_cwnd w;
+    ccnx_cwnd_init(&w, 8, 256);
+    w.ssthresh = 8;
+    run_model(&w, 200, 5, 0);
+    double before = w.cwnd;
+    /* the path's round trip rises to 40 ms and stays: for a while every
+     * round looks queued, then the new round trip becomes the reference
+     * and the window grows again */
+    double after = run_model(&w, 5000, 40, 0);
+    assert_true(after > before + 20);
+}
+
 /* ---- Reorder buffer ---- */
 
 static void test_reorder_in_and_out_of_order(void **state)
@@ -556,6 +629,9 @@ int main(void)
         cmocka_unit_test(test_cwnd_slow_start_then_linear),
         cmocka_unit_test(test_cwnd_one_cut_per_episode),
         cmocka_unit_test(test_cwnd_max),
+        cmocka_unit_test(test_cwnd_slow_start_ends_when_rtt_grows),
+        cmocka_unit_test(test_cwnd_holds_while_queueing),
+        cmocka_unit_test(test_cwnd_follows_a_longer_path),
         cmocka_unit_test(test_reorder_in_and_out_of_order),
         cmocka_unit_test(test_reorder_skip_and_wrap),
         cmocka_unit_test(test_segment_interest_matches_reference),

@@ -186,7 +186,7 @@ struct ccnx_fetch_params {
     unsigned initial_window;        /* 0: 4 (then slow start) */
     int timeout_ms;                 /* no progress for this long fails; 0: 8000.
                                      * Timers stay under a fifth of it. */
-    int min_rto_ms;                 /* 0: 100 */
+    int min_rto_ms;                 /* 0: 200 */
     uint64_t start_segment;         /* first segment wanted */
     int chunk_names;                /* segments named in decimal text, as the
                                      * reference's ccnsendchunks names them
@@ -250,13 +250,31 @@ void ccnx_rtt_backoff(struct ccnx_rtt *r);
 /* The congestion window: slow start (+1 per answer) below ssthresh,
  * additive increase (+1/cwnd per answer) above, halving on loss at most
  * once per window: a loss of an Interest sent before the last cut (its
- * transmission number below `recover`) does not cut again. */
+ * transmission number below `recover`) does not cut again. The round trip
+ * steers it too (ccnx_cwnd_on_rtt): slow start ends when a round's round
+ * trip rises over the previous round's (HyStart++, RFC 9406, without its
+ * conservative phase), and above it a round whose round trip stood over
+ * the path's least (by an eighth, 4 to 16 ms) gives one Interest back and
+ * holds the next round's growth (as TCP Vegas): Interests beyond what the
+ * path or the producer delivers would only wait in a queue, and a
+ * producer that makes each segment as its Interest arrives then sees the
+ * same rate with a round trip that grows with the window. */
 struct ccnx_cwnd {
     double cwnd, ssthresh, min, max;
     uint64_t recover;
+    /* rounds: a round ends with the answer to the first Interest sent
+     * after the previous one ended */
+    uint64_t round_end, rounds;
+    double round_min, last_round_min; /* least of a round's first samples */
+    unsigned round_samples;
+    double base_rtt, epoch_min; /* the path's round trip: least of recent rounds */
+    int queueing;               /* the last round's round trip showed a queue */
 };
 void ccnx_cwnd_init(struct ccnx_cwnd *w, double initial, double max);
 void ccnx_cwnd_on_data(struct ccnx_cwnd *w);
+/* A round-trip sample (ms) of transmission tx, next_tx being the number
+ * the next Interest will get; call before ccnx_cwnd_on_data. */
+void ccnx_cwnd_on_rtt(struct ccnx_cwnd *w, uint64_t tx, uint64_t next_tx, double ms);
 /* tx: transmission number of the lost Interest; next_tx: the number the
  * next Interest will get. Returns 1 when the window was cut. */
 int ccnx_cwnd_on_loss(struct ccnx_cwnd *w, uint64_t tx, uint64_t next_tx);
