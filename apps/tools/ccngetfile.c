@@ -221,11 +221,11 @@ static void report(const struct options *o, struct getfile *g)
             (unsigned long long)st->bytes, secs, (double)st->bytes / secs / 1e6, o->file);
     if (o->f.verbose) {
         fprintf(stderr,
-                "%s: %s: %llu segments, %llu Interests, %llu retransmissions, srtt %.2f ms, "
-                "version found in %.0f ms\n",
+                "%s: %s: %llu segments, %llu Interests, %llu retransmissions (%llu on a timeout), "
+                "srtt %.2f ms, version found in %.0f ms\n",
                 tool_name(), ccnx_buf_cstr(&name), (unsigned long long)st->segments,
                 (unsigned long long)st->interests, (unsigned long long)st->retransmissions,
-                st->srtt_ms, st->resolve_s * 1e3);
+                (unsigned long long)st->timeouts, st->srtt_ms, st->resolve_s * 1e3);
     }
     ccnx_buf_free(&name);
 }

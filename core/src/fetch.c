@@ -16,15 +16,15 @@
 #define DEFAULT_WINDOW  256
 #define DEFAULT_INITIAL 4
 #define DEFAULT_TIMEOUT 8000
-/* The floor of the timer once answers have come, as Linux's TCP has it. A
- * producer that makes each segment as its Interest arrives (the
- * reference's ccnseqwriter) pauses now and then for a 100 ms turn of its
- * loop; with a 100 ms floor every Interest in the window timed out at the
- * end of each pause, and the cut window and the retransmissions (held by
- * forwarders that still had the first copies) made it pause again. Random
- * loss is mostly recovered without the timer (note_answered), so a higher
- * floor costs little there. */
-#define DEFAULT_MIN_RTO 200
+/* Not lower: a producer that signs each segment as its Interest arrives
+ * (the reference's ccnseqwriter) answers Interests far ahead in the window
+ * tens of milliseconds late, and a 20 ms floor made a third of them time
+ * out and be sent again; random loss is mostly recovered without the timer
+ * (note_answered), so a higher floor costs little there. Not higher: a
+ * 200 ms floor (Linux's TCP's) spared that producer some timeouts, but
+ * cost the 64 MB refetch from ccnd's cache more than half its rate, the
+ * answers ccnd's face queue drops then waiting twice as long. */
+#define DEFAULT_MIN_RTO 100
 #define MAX_RTO_MS      4000.0
 /* No timer exceeds a fifth of timeout_ms, so a segment lost again and again
  * is asked for five times before the fetch gives up. With only the 4 s

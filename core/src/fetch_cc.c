@@ -20,9 +20,7 @@ void ccnx_rtt_init(struct ccnx_rtt *r, double initial_rto, double min_rto, doubl
     memset(r, 0, sizeof *r);
     r->min_rto = min_rto;
     r->max_rto = max_rto < min_rto ? min_rto : max_rto;
-    /* the first timer may be below the floor: before any answer nothing is
-     * known of the path, and one early resend costs little */
-    r->rto = clamp(initial_rto, 1, r->max_rto);
+    r->rto = clamp(initial_rto, r->min_rto, r->max_rto);
 }
 
 void ccnx_rtt_sample(struct ccnx_rtt *r, double ms)

@@ -186,7 +186,7 @@ struct ccnx_fetch_params {
     unsigned initial_window;        /* 0: 4 (then slow start) */
     int timeout_ms;                 /* no progress for this long fails; 0: 8000.
                                      * Timers stay under a fifth of it. */
-    int min_rto_ms;                 /* 0: 200 */
+    int min_rto_ms;                 /* 0: 100 */
     uint64_t start_segment;         /* first segment wanted */
     int chunk_names;                /* segments named in decimal text, as the
                                      * reference's ccnsendchunks names them
