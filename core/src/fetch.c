@@ -213,11 +213,12 @@ static int last_seg(const struct ccnx_fetch *f, const uint8_t *enc, size_t len, 
 /* A retransmission is the same Interest with a new nonce: forwarders
  * aggregate it with the copies other consumers asked for, and one that
  * still holds the entry sends it upstream again (ccnd: once the answer is
- * overdue, however many downstreams time out together). The lifetime is
- * the timer: a forwarder that holds a re-expressed Interest until the
- * first copy's lifetime runs out (the reference's ccnd does, rounding it
- * up to an eighth of a second) then sends the retransmission upstream
- * almost at once, instead of after another timer's worth of waiting. */
+ * overdue, however many downstreams time out together). Once answers
+ * have come, the lifetime is the timer: a forwarder that holds a
+ * re-expressed Interest until the first copy's lifetime runs out (the
+ * reference's ccnd does, rounding it up to an eighth of a second) then
+ * sends the retransmission upstream almost at once, instead of after
+ * another timer's worth of waiting. */
 static int build_interest(struct ccnx_fetch *f, uint64_t seg, uint64_t lifetime)
 {
     ccnx_name_truncate(&f->segname, f->name.count);
@@ -257,7 +258,10 @@ static int send_seg(struct ccnx_fetch *f, uint64_t seg)
         wait *= 2;
     }
     wait = wait > f->rtt.max_rto ? f->rtt.max_rto : wait;
-    int rc = build_interest(f, seg, (uint64_t)(wait * 4096 / 1000));
+    /* Before any answer, twice the timer: the Interest then waits in the
+     * forwarders for a publisher that is still starting. */
+    double lifetime_ms = f->rtt.have_sample ? wait : 2 * wait;
+    int rc = build_interest(f, seg, (uint64_t)(lifetime_ms * 4096 / 1000));
     struct ccnx_express_opts o = {seg_content, seg_timeout, sl, (int)(wait + 0.999), 0, 0};
     if (rc == 0) {
         rc = ccnx_client_express(f->c, f->msg.data, f->msg.len, &o, &sl->pending_id);
