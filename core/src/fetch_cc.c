@@ -57,14 +57,13 @@ void ccnx_cwnd_init(struct ccnx_cwnd *w, double initial, double max)
     w->cwnd = clamp(initial, w->min, w->max);
     w->ssthresh = w->max;
     w->round_min = w->last_round_min = HUGE_VAL;
-    w->base_rtt = w->epoch_min = HUGE_VAL;
 }
 
 void ccnx_cwnd_on_data(struct ccnx_cwnd *w)
 {
     if (w->cwnd < w->ssthresh) {
         w->cwnd += 1;
-    } else if (!w->queueing) {
+    } else {
         w->cwnd += 1 / w->cwnd;
     }
     if (w->cwnd > w->max) {
@@ -73,54 +72,36 @@ void ccnx_cwnd_on_data(struct ccnx_cwnd *w)
 }
 
 /* RFC 9406's constants: the first 8 samples of a round decide, and a rise
- * of an eighth of the reference round trip, at least 4 ms and at most
- * 16 ms, counts as queueing. */
-#define ROUND_SAMPLES    8
-#define QUEUE_MIN_MS     4.0
-#define QUEUE_MAX_MS     16.0
-#define ROUNDS_PER_EPOCH 64 /* the path's round trip is the least of the last 64 to 128 rounds */
-
-static double queue_threshold(double rtt)
-{
-    return clamp(rtt / 8, QUEUE_MIN_MS, QUEUE_MAX_MS);
-}
-
-/* A round ends: above slow start, a round whose least round trip stood
- * above the path's by the threshold had Interests waiting in a queue (a
- * link's, or a producer's that makes each segment as its Interest comes),
- * so the window gives one back and does not grow in the next round. */
-static void end_round(struct ccnx_cwnd *w, uint64_t next_tx)
-{
-    if (w->round_samples > 0) {
-        w->queueing = w->round_min >= w->base_rtt + queue_threshold(w->base_rtt);
-    }
-    if (++w->rounds % ROUNDS_PER_EPOCH == 0) {
-        w->base_rtt = w->epoch_min; /* a path whose round trip rose is not held to the old one */
-        w->epoch_min = HUGE_VAL;
-    }
-    w->last_round_min = w->round_min;
-    w->round_min = HUGE_VAL;
-    w->round_samples = 0;
-    w->round_end = next_tx;
-}
+ * of an eighth of the previous round's least round trip, at least 4 ms and
+ * at most 16 ms, ends slow start; below 16 Interests (Linux's
+ * hystart_low_window) it runs on, so a path shared with other consumers,
+ * whose queues move the round trip anyway, is not left with a window too
+ * small to fill it. */
+#define ROUND_SAMPLES 8
+#define RISE_MIN_MS   4.0
+#define RISE_MAX_MS   16.0
+#define LOW_WINDOW    16
 
 void ccnx_cwnd_on_rtt(struct ccnx_cwnd *w, uint64_t tx, uint64_t next_tx, double ms)
 {
-    w->epoch_min = ms < w->epoch_min ? ms : w->epoch_min;
-    w->base_rtt = ms < w->base_rtt ? ms : w->base_rtt;
+    if (w->cwnd >= w->ssthresh) {
+        return;
+    }
     if (tx >= w->round_end) {
-        end_round(w, next_tx);
+        w->last_round_min = w->round_min;
+        w->round_min = HUGE_VAL;
+        w->round_samples = 0;
+        w->round_end = next_tx;
     }
     if (w->round_samples >= ROUND_SAMPLES) {
         return;
     }
     w->round_samples++;
     w->round_min = ms < w->round_min ? ms : w->round_min;
-    /* HyStart++: slow start ends once a round's round trip rose over the
-     * previous round's; doubling again would only fill the queue. */
-    if (w->cwnd < w->ssthresh && w->round_samples == ROUND_SAMPLES &&
+    if (w->cwnd >= LOW_WINDOW && w->round_samples == ROUND_SAMPLES &&
         w->last_round_min < HUGE_VAL &&
-        w->round_min >= w->last_round_min + queue_threshold(w->last_round_min)) {
+        w->round_min >=
+            w->last_round_min + clamp(w->last_round_min / 8, RISE_MIN_MS, RISE_MAX_MS)) {
         w->ssthresh = w->cwnd;
     }
 }

@@ -250,25 +250,21 @@ void ccnx_rtt_backoff(struct ccnx_rtt *r);
 /* The congestion window: slow start (+1 per answer) below ssthresh,
  * additive increase (+1/cwnd per answer) above, halving on loss at most
  * once per window: a loss of an Interest sent before the last cut (its
- * transmission number below `recover`) does not cut again. The round trip
- * steers it too (ccnx_cwnd_on_rtt): slow start ends when a round's round
- * trip rises over the previous round's (HyStart++, RFC 9406, without its
- * conservative phase), and above it a round whose round trip stood over
- * the path's least (by an eighth, 4 to 16 ms) gives one Interest back and
- * holds the next round's growth (as TCP Vegas): Interests beyond what the
- * path or the producer delivers would only wait in a queue, and a
- * producer that makes each segment as its Interest arrives then sees the
- * same rate with a round trip that grows with the window. */
+ * transmission number below `recover`) does not cut again. Slow start also
+ * ends, from 16 Interests on, when a round's round trip rises over the
+ * previous round's (ccnx_cwnd_on_rtt; HyStart++, RFC 9406, without its
+ * conservative phase): the window has outrun what the path or the producer
+ * delivers (a producer that makes each segment as its Interest arrives
+ * then answers at the same rate with a round trip that grows with the
+ * window), and doubling on would only fill a queue. */
 struct ccnx_cwnd {
     double cwnd, ssthresh, min, max;
     uint64_t recover;
-    /* rounds: a round ends with the answer to the first Interest sent
-     * after the previous one ended */
-    uint64_t round_end, rounds;
+    /* slow start's rounds: a round ends with the answer to the first
+     * Interest sent after the previous one ended */
+    uint64_t round_end;
     double round_min, last_round_min; /* least of a round's first samples */
     unsigned round_samples;
-    double base_rtt, epoch_min; /* the path's round trip: least of recent rounds */
-    int queueing;               /* the last round's round trip showed a queue */
 };
 void ccnx_cwnd_init(struct ccnx_cwnd *w, double initial, double max);
 void ccnx_cwnd_on_data(struct ccnx_cwnd *w);
