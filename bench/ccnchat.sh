@@ -33,7 +33,7 @@ shift $((OPTIND - 1))
 B=${1:-build/bin}
 bench_need "$B" ccnd ccndstart ccndstop ccnchat chat_latency ccninitkeystore
 T=$(mktemp -d /tmp/chat-bench-XXXXXX)
-export CCN_LOCAL_PORT=$((33600 + $$ % 50))
+export CCN_LOCAL_PORT=$((13600 + $$ % 50))
 export CCN_LOCAL_SOCKNAME="$T/sock"
 export CCNX_DIR="$T/user"
 export CCND_KEYSTORE_DIRECTORY="$T"

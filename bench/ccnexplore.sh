@@ -30,7 +30,7 @@ shift $((OPTIND - 1))
 B=${1:-build/bin}
 bench_need "$B" ccndstart ccndstop ccnr explore_bench
 T=$(mktemp -d /tmp/explore-bench-XXXXXX)
-export CCN_LOCAL_PORT=$((33500 + $$ % 40))
+export CCN_LOCAL_PORT=$((13500 + $$ % 40))
 export CCN_LOCAL_SOCKNAME="$T/sock"
 export CCNX_DIR="$T/user"
 export CCND_KEYSTORE_DIRECTORY="$T"

@@ -29,7 +29,7 @@ shift $((OPTIND - 1))
 B=${1:-build/bin}
 bench_need "$B" ccnd ccndstart ccndstop ccnputfile ccngetfile ccnd-bench
 T=$(mktemp -d /tmp/filetransfer-bench-XXXXXX)
-export CCN_LOCAL_PORT=$((33400 + $$ % 50))
+export CCN_LOCAL_PORT=$((13400 + $$ % 50))
 export CCN_LOCAL_SOCKNAME="$T/sock"
 export CCNX_DIR="$T/user"
 export CCND_KEYSTORE_DIRECTORY="$T"

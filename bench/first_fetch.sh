@@ -32,7 +32,7 @@ shift $((OPTIND - 1))
 B=${1:-build/bin}
 bench_need "$B" ccnd ccndstart ccndstop ccnputfile ccngetfile ccnpeek
 T=$(mktemp -d /tmp/first-fetch-bench-XXXXXX)
-export CCN_LOCAL_PORT=$((33480 + $$ % 20))
+export CCN_LOCAL_PORT=$((13480 + $$ % 20))
 export CCN_LOCAL_SOCKNAME="$T/sock"
 export CCNX_DIR="$T/user"
 export CCND_KEYSTORE_DIRECTORY="$T"

@@ -31,7 +31,7 @@ for p in "$@" "$BENCH"; do
     [ -x "$p" ] || { echo "forwarder.sh: $p is not an executable (build first)" >&2; exit 1; }
 done
 T=$(mktemp -d /tmp/forwarder-bench-XXXXXX)
-PORT=$((33450 + $$ % 40))
+PORT=$((13450 + $$ % 40))
 PID=
 cleanup() {
     [ -n "$PID" ] && kill "$PID" 2>/dev/null && wait "$PID" 2>/dev/null

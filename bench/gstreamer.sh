@@ -39,7 +39,7 @@ bench_need "$B" ccnd ccndstart ccndstop ccnputfile ccngetfile gst_latency
 CHECK=$B/../tests/ccngst_check
 [ -x "$CHECK" ] || { echo "gstreamer.sh: $CHECK not found (build the tests)" >&2; exit 1; }
 T=$(mktemp -d /tmp/gst-bench-XXXXXX)
-export CCN_LOCAL_PORT=$((33500 + $$ % 50))
+export CCN_LOCAL_PORT=$((13500 + $$ % 50))
 export CCN_LOCAL_SOCKNAME="$T/sock"
 export CCNX_DIR="$T/user"
 export CCND_KEYSTORE_DIRECTORY="$T"

@@ -38,7 +38,7 @@ CCNX_BIN=$(cd "${1:-build/bin}" && pwd) || exit 1
 bench_need "$CCNX_BIN" ccnd ccncat ccnputfile ccnseqwriter ccnpeek
 export CCNX_BIN CCNX_SRC=${CCNX_SRC:-$(cd "$(dirname "$0")/.." && pwd)}
 INTEROP_TAG=bench-interop
-INTEROP_PORT_BASE=38700
+INTEROP_PORT_BASE=18700
 . "$CCNX_SRC/tests/interop/interop_lib.sh"
 
 start_ccnd A ours

@@ -29,7 +29,7 @@ BINS=("${1:-build/bin}")
 [ $# -ge 2 ] && BINS+=("$2")
 for b in "${BINS[@]}"; do bench_need "$b" ccnd ccndstart ccndstop ccnputfile ccngetfile; done
 T=$(mktemp -d /tmp/put-get-bench-XXXXXX)
-export CCN_LOCAL_PORT=$((33460 + $$ % 20))
+export CCN_LOCAL_PORT=$((13460 + $$ % 20))
 export CCN_LOCAL_SOCKNAME="$T/sock"
 export CCNX_DIR="$T/user"
 export CCND_KEYSTORE_DIRECTORY="$T"

@@ -33,7 +33,7 @@ shift $((OPTIND - 1))
 B=${1:-build/bin}
 bench_need "$B" ccndstart ccndstop ccnr ccnputfile bench_fetch_rate
 T=$(mktemp -d /tmp/repo-scale-XXXXXX)
-export CCN_LOCAL_PORT=$((33460 + $$ % 40))
+export CCN_LOCAL_PORT=$((13460 + $$ % 40))
 export CCN_LOCAL_SOCKNAME="$T/sock"
 export CCNX_DIR="$T/user"
 export CCND_KEYSTORE_DIRECTORY="$T"

@@ -34,7 +34,7 @@ shift $((OPTIND - 1))
 B=${1:-build/bin}
 bench_need "$B" ccnd ccndstart ccndstop ccnr ccnputfile ccngetfile ccnpeek
 T=$(mktemp -d /tmp/repo-bench-XXXXXX)
-export CCN_LOCAL_PORT=$((33500 + $$ % 40))
+export CCN_LOCAL_PORT=$((13500 + $$ % 40))
 export CCN_LOCAL_SOCKNAME="$T/sock"
 export CCNX_DIR="$T/user"
 export CCND_KEYSTORE_DIRECTORY="$T"

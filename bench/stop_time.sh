@@ -28,7 +28,7 @@ shift $((OPTIND - 1))
 B=${1:-build/bin}
 bench_need "$B" ccnd ccndstart ccndstop ccndstatus ccnr
 T=$(mktemp -d /tmp/stoptime-bench-XXXXXX)
-export CCN_LOCAL_PORT=$((33500 + $$ % 50))
+export CCN_LOCAL_PORT=$((13500 + $$ % 50))
 export CCN_LOCAL_SOCKNAME="$T/sock" CCNX_DIR="$T/user" CCND_KEYSTORE_DIRECTORY="$T"
 export CCND_LOG="$T/ccnd.log" CCNR_DIRECTORY="$T/repo"
 unset CCN_LOCAL_TRANSPORT CCNR_GLOBAL_PREFIX CCND_LAN

@@ -45,7 +45,7 @@ CCNX_DIR="$work/ccnx" "$bin/ccninitkeystore"
 ls -la "$work/ccnx"
 
 say "A private ccnd (ccndstart), with its own port, socket and keystore"
-port=$(( 33450 + $$ % 50 ))
+port=$(( 13450 + $$ % 50 ))
 export CCN_LOCAL_PORT=$port CCN_LOCAL_SOCKNAME="$work/ccnd.sock" CCNX_DIR="$work/ccnx"
 export CCND_KEYSTORE_DIRECTORY="$work/ccnd" CCND_LOG="$work/ccnd.log"
 mkdir -p "$CCND_KEYSTORE_DIRECTORY"

@@ -20,7 +20,7 @@
 # Needs root and ip netns; skipped otherwise.
 set -u
 INTEROP_TAG=interop-autoconfig
-INTEROP_PORT_BASE=38800
+INTEROP_PORT_BASE=18800
 . "$(dirname "$0")/interop_lib.sh"
 
 if [ "$(id -u)" != 0 ] || ! ip netns list >/dev/null 2>&1; then

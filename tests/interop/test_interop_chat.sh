@@ -17,7 +17,7 @@
 # sends none, so the others show its key's digest.
 set -u
 INTEROP_TAG=interop-chat
-INTEROP_PORT_BASE=38100
+INTEROP_PORT_BASE=18100
 . "$(dirname "$0")/interop_lib.sh"
 have_java || { echo "SKIP: no Java runtime for the reference's Java chat (apt-get install default-jre-headless)"; exit 77; }
 

@@ -9,7 +9,7 @@
 # reference's.
 set -u
 INTEROP_TAG=interop-explore
-INTEROP_PORT_BASE=38400
+INTEROP_PORT_BASE=18400
 . "$(dirname "$0")/interop_lib.sh"
 
 start_ccnd B ref

@@ -8,7 +8,7 @@
 # stream.
 set -u
 INTEROP_TAG=interop-gst
-INTEROP_PORT_BASE=38500
+INTEROP_PORT_BASE=18500
 . "$(dirname "$0")/interop_lib.sh"
 gst_plugin || { echo "SKIP: the GStreamer plugin is not built here"; exit 77; }
 CHECK=${CCNX_TESTS_BIN:?}/ccngst_check

@@ -8,7 +8,7 @@
 # and `ccnr import` takes the reference's repository file whole.
 set -u
 INTEROP_TAG=interop-repo
-INTEROP_PORT_BASE=38200
+INTEROP_PORT_BASE=18200
 . "$(dirname "$0")/interop_lib.sh"
 JAVA=1
 have_java || { JAVA=0; echo "SKIP case: the Java ccnputfile, ccngetfile and ccnlsrepo (no Java runtime)"; }

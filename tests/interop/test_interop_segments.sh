@@ -14,7 +14,7 @@
 # ccnseqwriter, whose FinalBlockID comes only with the final segment.
 set -u
 INTEROP_TAG=interop-seg
-INTEROP_PORT_BASE=38000
+INTEROP_PORT_BASE=18000
 . "$(dirname "$0")/interop_lib.sh"
 READS=${INTEROP_READS:-20}
 SIZES="300000 299008" # 73 full segments and 992 bytes; 73 full segments

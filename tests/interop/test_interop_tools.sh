@@ -7,7 +7,7 @@
 # our ccnd, and ours on its.
 set -u
 INTEROP_TAG=interop-tools
-INTEROP_PORT_BASE=38300
+INTEROP_PORT_BASE=18300
 . "$(dirname "$0")/interop_lib.sh"
 
 start_ccnd A ours

@@ -7,7 +7,7 @@
 # farewell.
 set -u
 CHAT_TEST_TAG=chatline
-CHAT_TEST_PORT_BASE=36000
+CHAT_TEST_PORT_BASE=16000
 . "$(dirname "$0")/chat_lib.sh" || exit 1
 ROOM=ccnx:/testroom1
 start_ccnd

@@ -13,7 +13,7 @@ if [ "$(id -u)" != 0 ] || ! ip netns list >/dev/null 2>&1; then
 fi
 command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; exit 0; }
 CHAT_TEST_TAG=chatnetns
-CHAT_TEST_PORT_BASE=36100
+CHAT_TEST_PORT_BASE=16100
 . "$(dirname "$0")/chat_lib.sh" || exit 1
 NS1=chat1ns$$
 NS2=chat2ns$$

@@ -7,7 +7,7 @@
 set -u
 command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; exit 0; }
 CHAT_TEST_TAG=chatscreen
-CHAT_TEST_PORT_BASE=36050
+CHAT_TEST_PORT_BASE=16050
 . "$(dirname "$0")/chat_lib.sh" || exit 1
 ROOM=ccnx:/testroom1
 start_ccnd

@@ -6,7 +6,7 @@ set -u
 B=${CCNX_BIN:?}
 command -v prlimit >/dev/null || { echo "SKIP: no prlimit (util-linux)"; exit 0; }
 T=$(mktemp -d /tmp/fdlimit-XXXXXX) || exit 1
-PORT=$((36350 + $$ % 50))
+PORT=$((16350 + $$ % 50))
 export CCN_LOCAL_PORT=$PORT CCN_LOCAL_SOCKNAME="$T/sock" CCNX_DIR="$T/user"
 export CCND_KEYSTORE_DIRECTORY="$T"
 unset CCN_LOCAL_TRANSPORT CCNR_GLOBAL_PREFIX CCND_LAN CCND_LOG CCND_DEBUG

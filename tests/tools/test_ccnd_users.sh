@@ -11,7 +11,7 @@ B=${CCNX_BIN:?}
 command -v setpriv >/dev/null || { echo "SKIP: no setpriv (util-linux)"; exit 0; }
 T=$(mktemp -d /tmp/ccndusers-XXXXXX) || exit 1
 chmod 755 "$T"
-export CCN_LOCAL_PORT=$((36400 + $$ % 50)) CCN_LOCAL_SOCKNAME="$T/sock"
+export CCN_LOCAL_PORT=$((16400 + $$ % 50)) CCN_LOCAL_SOCKNAME="$T/sock"
 export CCNX_DIR="$T/root" CCND_KEYSTORE_DIRECTORY="$T/ccnd"
 unset CCN_LOCAL_TRANSPORT CCNR_GLOBAL_PREFIX CCND_LAN CCND_LOG CCND_DEBUG
 ALICE=40001 BOB=40002

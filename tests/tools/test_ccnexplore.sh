@@ -9,7 +9,7 @@
 set -u
 command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; exit 0; }
 CCNR_TEST_TAG=ccnexplore
-CCNR_TEST_PORT_BASE=36150
+CCNR_TEST_PORT_BASE=16150
 CCNR_TEST_PORT_SPAN=50
 . "$(dirname "$0")/ccnr_lib.sh" || exit 1
 export LANG=C.UTF-8 TZ=UTC

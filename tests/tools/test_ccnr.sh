@@ -8,7 +8,7 @@
 # settings and a full store give clear messages.
 set -u
 CCNR_TEST_TAG=rd-ccnr
-CCNR_TEST_PORT_BASE=34200
+CCNR_TEST_PORT_BASE=14200
 CCNR_TEST_PORT_SPAN=100
 . "$(dirname "$0")/ccnr_lib.sh" || exit 1
 

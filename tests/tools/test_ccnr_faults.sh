@@ -15,7 +15,7 @@
 #     serves what it stored and stores the file when it is offered again.
 set -u
 CCNR_TEST_TAG=ft-ccnr
-CCNR_TEST_PORT_BASE=34350
+CCNR_TEST_PORT_BASE=14350
 CCNR_TEST_PORT_SPAN=50
 # the "committed" lines that tell how far a write got are FINE
 CCNR_TEST_DEBUG=FINE

@@ -10,7 +10,7 @@
 set -u
 V=${CCNX_VECTORS:?}
 CCNR_TEST_TAG=im-import
-CCNR_TEST_PORT_BASE=34300
+CCNR_TEST_PORT_BASE=14300
 CCNR_TEST_PORT_SPAN=50
 . "$(dirname "$0")/ccnr_lib.sh" || exit 1
 

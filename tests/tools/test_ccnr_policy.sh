@@ -8,7 +8,7 @@
 # stored but not used.
 set -u
 CCNR_TEST_TAG=po-policy
-CCNR_TEST_PORT_BASE=34400
+CCNR_TEST_PORT_BASE=14400
 CCNR_TEST_PORT_SPAN=50
 . "$(dirname "$0")/ccnr_lib.sh" || exit 1
 export CCNR_GLOBAL_PREFIX=ccnx:/po/repo

@@ -14,7 +14,7 @@
 # descriptors are free.
 set -u
 CCNR_TEST_TAG=ss-status
-CCNR_TEST_PORT_BASE=34450
+CCNR_TEST_PORT_BASE=14450
 CCNR_TEST_PORT_SPAN=25
 . "$(dirname "$0")/ccnr_lib.sh" || exit 1
 # ccnr's status port: the upper half of this test's range, clear of ccnd's

@@ -11,7 +11,7 @@
 set -u
 B=${CCNX_BIN:?}
 T=$(mktemp -d /tmp/filetransfer-XXXXXX)
-export CCN_LOCAL_PORT=$((33000 + $$ % 200))
+export CCN_LOCAL_PORT=$((13000 + $$ % 200))
 export CCN_LOCAL_SOCKNAME="$T/sock"
 export CCNX_DIR="$T/user"
 export CCND_KEYSTORE_DIRECTORY="$T"

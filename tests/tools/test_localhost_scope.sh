@@ -11,7 +11,7 @@ if [ "$(id -u)" != 0 ] || ! ip netns list >/dev/null 2>&1; then
 fi
 B=${CCNX_BIN:?}
 T=$(mktemp -d /tmp/localscope-XXXXXX) || exit 1
-PORT=$((36300 + $$ % 50))
+PORT=$((16300 + $$ % 50))
 export CCN_LOCAL_PORT=$PORT CCN_LOCAL_SOCKNAME="$T/sock" CCNX_DIR="$T/user"
 export CCND_KEYSTORE_DIRECTORY="$T" CCND_LOG="$T/ccnd.log"
 unset CCN_LOCAL_TRANSPORT CCNR_GLOBAL_PREFIX CCND_LAN

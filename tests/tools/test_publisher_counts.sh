@@ -6,7 +6,7 @@
 set -u
 B=${CCNX_BIN:?}
 T=$(mktemp -d /tmp/pubcount-XXXXXX) || exit 1
-export CCN_LOCAL_PORT=$((36200 + $$ % 50))
+export CCN_LOCAL_PORT=$((16200 + $$ % 50))
 export CCN_LOCAL_SOCKNAME="$T/sock" CCNX_DIR="$T/user" CCND_KEYSTORE_DIRECTORY="$T" CCND_LOG="$T/ccnd.log"
 unset CCN_LOCAL_TRANSPORT CCNR_GLOBAL_PREFIX CCND_LAN
 PUT=

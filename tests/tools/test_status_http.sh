@@ -7,7 +7,7 @@
 set -u
 B=${CCNX_BIN:?}
 T=$(mktemp -d /tmp/statushttp-XXXXXX) || exit 1
-PORT=$((36250 + $$ % 50))
+PORT=$((16250 + $$ % 50))
 export CCN_LOCAL_PORT=$PORT CCN_LOCAL_SOCKNAME="$T/sock" CCNX_DIR="$T/user"
 export CCND_KEYSTORE_DIRECTORY="$T" CCND_LOG="$T/ccnd.log"
 unset CCN_LOCAL_TRANSPORT CCNR_GLOBAL_PREFIX CCND_LAN CCND_DEBUG

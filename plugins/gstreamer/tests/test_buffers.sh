@@ -6,7 +6,7 @@
 # the end.
 set -u
 GST_TEST_TAG=gst-buffers
-GST_TEST_PORT_BASE=35150
+GST_TEST_PORT_BASE=15150
 . "$(dirname "$0")/lib.sh" || exit 1
 start_ccnd
 

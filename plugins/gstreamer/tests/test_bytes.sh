@@ -5,7 +5,7 @@
 # wrote; with repo=true a repository stores the stream and plays it alone.
 set -u
 GST_TEST_TAG=gst-bytes
-GST_TEST_PORT_BASE=35100
+GST_TEST_PORT_BASE=15100
 . "$(dirname "$0")/lib.sh" || exit 1
 start_ccnd
 head -c 3000000 /dev/urandom >"$T/in"

@@ -2,7 +2,7 @@
 # The gst-check suite (check_elements.c) against a private ccnd.
 set -u
 GST_TEST_TAG=gst-check
-GST_TEST_PORT_BASE=35450
+GST_TEST_PORT_BASE=15450
 . "$(dirname "$0")/lib.sh" || exit 1
 start_ccnd
 export CCN_LOCAL_SOCKNAME

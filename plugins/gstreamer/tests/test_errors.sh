@@ -7,7 +7,7 @@
 # waiting on a silent producer stops at once when asked.
 set -u
 GST_TEST_TAG=gst-errors
-GST_TEST_PORT_BASE=35250
+GST_TEST_PORT_BASE=15250
 . "$(dirname "$0")/lib.sh" || exit 1
 
 # expect_error TAG TEXT PIPELINE...: gst-launch fails with TEXT in its output

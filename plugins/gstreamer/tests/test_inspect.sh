@@ -4,7 +4,7 @@
 # cmake --install puts it in GStreamer's system plugin folder.
 set -u
 GST_TEST_TAG=gst-inspect
-GST_TEST_PORT_BASE=35300
+GST_TEST_PORT_BASE=15300
 . "$(dirname "$0")/lib.sh" || exit 1
 DOC=${CCNGST_DOC:?}
 

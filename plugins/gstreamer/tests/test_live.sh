@@ -5,7 +5,7 @@
 # ccnd's store (Interests answered / segments made at most 1.1).
 set -u
 GST_TEST_TAG=gst-live
-GST_TEST_PORT_BASE=35200
+GST_TEST_PORT_BASE=15200
 . "$(dirname "$0")/lib.sh" || exit 1
 start_ccnd
 

@@ -11,7 +11,7 @@ if [ "$(id -u)" != 0 ] || ! ip netns list >/dev/null 2>&1; then
     exit 77
 fi
 GST_TEST_TAG=gst-loss
-GST_TEST_PORT_BASE=35400
+GST_TEST_PORT_BASE=15400
 . "$(dirname "$0")/lib.sh" || exit 1
 . "$(dirname "$0")/../../../tests/tools/loss_lib.sh" || exit 1
 NSP=gstprod$$

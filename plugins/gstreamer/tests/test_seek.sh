@@ -6,7 +6,7 @@
 # the asked offset with the file's bytes there.
 set -u
 GST_TEST_TAG=gst-seek
-GST_TEST_PORT_BASE=35350
+GST_TEST_PORT_BASE=15350
 . "$(dirname "$0")/lib.sh" || exit 1
 start_ccnd
 

@@ -20,7 +20,7 @@ trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; r
 
 # Two ports for the forwarders, outside every port the plugin registers,
 # in the range docs/testing.md gives this test.
-PA=$((38600 + $$ % 25 * 4))
+PA=$((18600 + $$ % 25 * 4))
 PB=$((PA + 1))
 mkdir -p "$T/ka" "$T/kb" "$T/user" "$T/repo"
 chmod 700 "$T/ka" "$T/kb"
