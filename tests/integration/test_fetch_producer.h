@@ -161,6 +161,13 @@ struct tf_producer {
     int sorted;
     unsigned loss_permille; /* Interests ignored, at random */
     unsigned rng;
+    /* A stream writer (one stream, objects in segment order): segment k is
+     * made only once k-1 is, and only for an Interest seen for it. */
+    int in_order;
+    uint64_t next_write; /* the next segment to make */
+    uint8_t *seen;       /* per segment: an Interest for it has come */
+    uint64_t drop_seg1;  /* when not 0, the first Interest for segment drop_seg1 - 1 is lost */
+    unsigned make_us;    /* the time making (signing) a segment takes */
     atomic_uint interests, answered;
 };
 
@@ -205,12 +212,55 @@ static TF_UNUSED void tf_sort(struct tf_producer *p)
     p->sorted = 1;
 }
 
+static void tf_put_segment(struct tf_producer *p, uint64_t seg)
+{
+    atomic_fetch_add(&p->answered, 1);
+    ccnx_client_put(p->c, p->store.data + p->offs[seg], p->offs[seg + 1] - p->offs[seg]);
+}
+
+/* The stream writer's way (the reference's ccnseqwriter's): a segment
+ * already made is sent again; an Interest for a later one waits in ccnd
+ * until every segment before it is made (tf_make_next). */
+static int tf_in_order_interest(struct tf_producer *p, const uint8_t *msg,
+                                const struct ccnx_interest_parsed *pi)
+{
+    uint64_t seg;
+    if (ccnx_naming_last_is_segment_ccnb(msg + pi->name.off, pi->name.len, &seg) != 1 ||
+        seg >= p->n) {
+        return 0;
+    }
+    if (seg + 1 == p->drop_seg1) {
+        p->drop_seg1 = 0;
+        return 1;
+    }
+    if (seg < p->next_write) {
+        tf_put_segment(p, seg);
+        return 1;
+    }
+    p->seen[seg] = 1;
+    return 1;
+}
+
+/* The writer makes the next segment when an Interest for it has come,
+ * taking make_us to do it; one at a time, so that each goes out as it is
+ * made. */
+static void tf_make_next(struct tf_producer *p)
+{
+    if (p->next_write < p->n && p->seen[p->next_write]) {
+        usleep(p->make_us);
+        tf_put_segment(p, p->next_write++);
+    }
+}
+
 static int tf_on_interest(void *arg, const uint8_t *msg, size_t len,
                           const struct ccnx_interest_parsed *pi)
 {
     (void)len;
     struct tf_producer *p = arg;
     atomic_fetch_add(&p->interests, 1);
+    if (p->in_order) {
+        return tf_in_order_interest(p, msg, pi);
+    }
     if (p->loss_permille > 0) {
         p->rng = p->rng * 1103515245u + 12345u;
         if ((p->rng >> 16) % 1000 < p->loss_permille) {
@@ -230,7 +280,12 @@ static void *tf_thread(void *arg)
 {
     struct tf_producer *p = arg;
     while (!atomic_load(&p->stop)) {
-        ccnx_client_run(p->c, 20);
+        if (p->in_order) {
+            ccnx_client_run(p->c, 1);
+            tf_make_next(p);
+        } else {
+            ccnx_client_run(p->c, 20);
+        }
     }
     return NULL;
 }
@@ -256,6 +311,10 @@ static TF_UNUSED void tf_producer_start(struct tf_producer *p, const char *prefi
 {
     if (!p->sorted) {
         tf_sort(p);
+    }
+    if (p->in_order) {
+        p->seen = calloc(p->n + 1, 1);
+        assert_non_null(p->seen);
     }
     p->c = tf_open_client();
     struct ccnx_name n;
@@ -287,6 +346,7 @@ static TF_UNUSED void tf_producer_free(struct tf_producer *p)
     free(p->pcs);
     free(p->digests);
     free(p->cands);
+    free(p->seen);
     memset(p, 0, sizeof *p);
 }
 
