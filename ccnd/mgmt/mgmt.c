@@ -45,13 +45,16 @@ struct requester {
     int trusted; /* ccnd itself, or a remote face when those are allowed */
 };
 
+/* ccnd itself, a trusted remote, root or ccnd's own user. */
+static int is_admin(const struct mgmt *m, const struct requester *rq)
+{
+    return rq->trusted || (rq->uid >= 0 && (rq->uid == 0 || rq->uid == m->admin_uid));
+}
+
 /* Whether the requester may remove or change what `owner` made. */
 static int may_change(const struct mgmt *m, const struct requester *rq, int64_t owner)
 {
-    if (rq->trusted) {
-        return 1;
-    }
-    return rq->uid >= 0 && (rq->uid == 0 || rq->uid == m->admin_uid || rq->uid == owner);
+    return is_admin(m, rq) || (rq->uid >= 0 && rq->uid == owner);
 }
 
 /* What a requester makes is owned by its uid (or nobody, when unknown). */
@@ -300,8 +303,26 @@ static struct status do_forwarding(struct mgmt *m, const struct requester *rq, c
                                                       : (struct status){500, "reply too large"};
 }
 
-static struct status do_strategy(struct mgmt *m, const char *verb, struct ccnx_view body,
-                                 uint64_t now, struct ccnx_buf *out)
+/* A strategy choice governs every Interest under its prefix: ccnd's own
+ * user and root make any; anyone else only one that touches nothing of
+ * another's: no choice another made on that prefix, no live registration
+ * of another on it or under it (whose producers it could cut off). */
+static struct status may_choose_strategy(const struct mgmt *m, const struct requester *rq,
+                                         struct ccnx_view name, uint64_t now)
+{
+    if (is_admin(m, rq)) {
+        return ok;
+    }
+    int64_t owner;
+    if (fib_strategy_owner(m->fib, name.p, name.n, &owner) && !may_change(m, rq, owner))
+        return (struct status){403, "the strategy choice belongs to another user"};
+    if (fib_others_under(m->fib, name.p, name.n, rq->uid, now))
+        return (struct status){403, "another user's registrations are under the prefix"};
+    return ok;
+}
+
+static struct status do_strategy(struct mgmt *m, const struct requester *rq, const char *verb,
+                                 struct ccnx_view body, uint64_t now, struct ccnx_buf *out)
 {
     struct ccnx_strategy_selection ss;
     char id[CCNX_STRATEGY_ID_MAX + 1] = "", params[256] = "";
@@ -311,14 +332,20 @@ static struct status do_strategy(struct mgmt *m, const char *verb, struct ccnx_v
     memcpy(id, ss.strategy_id.p ? (const char *)ss.strategy_id.p : "", ss.strategy_id.n);
     memcpy(params, ss.parameters.p ? (const char *)ss.parameters.p : "", ss.parameters.n);
     int res = 0;
-    if (strcmp(verb, "setstrategy") == 0 && id[0] != '\0' &&
-        !m->ops.strategy_exists(m->ops.arg, id))
+    int set = strcmp(verb, "setstrategy") == 0, remove = strcmp(verb, "removestrategy") == 0;
+    if (set && id[0] != '\0' && !m->ops.strategy_exists(m->ops.arg, id))
         return (struct status){404, "no such strategy"};
-    if (strcmp(verb, "setstrategy") == 0)
-        res = id[0] == '\0' ? CCNX_E_VALUE
-                            : fib_set_strategy(m->fib, ss.name.p, ss.name.n, id, params);
-    else if (strcmp(verb, "removestrategy") == 0)
-        res = fib_set_strategy(m->fib, ss.name.p, ss.name.n, NULL, NULL);
+    if (set || remove) {
+        struct status st = may_choose_strategy(m, rq, ss.name, now);
+        if (st.code != 0)
+            return st;
+    }
+    if (set)
+        res = id[0] == '\0'
+                  ? CCNX_E_VALUE
+                  : fib_set_strategy(m->fib, ss.name.p, ss.name.n, id, params, owner_of(rq));
+    else if (remove)
+        res = fib_set_strategy(m->fib, ss.name.p, ss.name.n, NULL, NULL, MGMT_UID_NONE);
     if (res != 0)
         return (struct status){400, "strategy not set"};
     struct fib_result fr;
@@ -366,7 +393,7 @@ static struct status dispatch(struct mgmt *m, const struct ccnx_mgmt_request *re
     if (strcmp(verb, "destroyface") == 0)
         return do_destroyface(m, rq, body, out);
     if (strstr(verb, "strategy") != NULL)
-        return do_strategy(m, verb, body, now, out);
+        return do_strategy(m, rq, verb, body, now, out);
     return do_forwarding(m, rq, verb, body, now, out);
 }
 

@@ -18,7 +18,8 @@ struct fib_entry {
     size_t nhops, cap;
     char *strategy; /* NULL: inherit */
     char *params;
-    void *state; /* the owner's (fib_set_state_free) */
+    int64_t strategy_owner; /* who chose the strategy */
+    void *state;            /* the owner's (fib_set_state_free) */
 };
 
 struct fib {
@@ -376,7 +377,7 @@ size_t fib_expire(struct fib *fib, uint64_t now)
 }
 
 int fib_set_strategy(struct fib *fib, const uint8_t *name, size_t len, const char *strategy,
-                     const char *params)
+                     const char *params, int64_t owner)
 {
     struct nametree_node *n;
     if (ccnx_name_check_ccnb(name, len) != 0) {
@@ -401,8 +402,69 @@ int fib_set_strategy(struct fib *fib, const uint8_t *name, size_t len, const cha
     free(e->params);
     e->strategy = s;
     e->params = p;
+    e->strategy_owner = owner;
     entry_maybe_drop(fib, n);
     return 0;
+}
+
+int fib_strategy_owner(const struct fib *fib, const uint8_t *name, size_t len, int64_t *owner)
+{
+    struct nametree_name nn;
+    if (nametree_name_init(&nn, name, len, NULL, 0, 0) != 0) {
+        return 0;
+    }
+    const struct nametree_node *n = nametree_find(fib->nt, &nn, nn.ncomps);
+    nametree_name_free(&nn);
+    const struct fib_entry *e = n != NULL ? n->data : NULL;
+    if (e == NULL || e->strategy == NULL) {
+        return 0;
+    }
+    *owner = e->strategy_owner;
+    return 1;
+}
+
+struct others_walk {
+    const struct nametree_node *top;
+    int64_t owner;
+    uint64_t now;
+};
+
+static int others_visit(struct nametree_node *n, void *ctx)
+{
+    const struct others_walk *w = ctx;
+    const struct fib_entry *e = n->data;
+    if (e == NULL || e->nhops == 0) {
+        return 0;
+    }
+    const struct nametree_node *a = n;
+    while (a != NULL && a->ncomps > w->top->ncomps) {
+        a = a->parent;
+    }
+    if (a != w->top) {
+        return 0;
+    }
+    for (size_t i = 0; i < e->nhops; i++) {
+        if (e->hops[i].expires > w->now && e->hops[i].owner != w->owner) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int fib_others_under(const struct fib *fib, const uint8_t *name, size_t len, int64_t owner,
+                     uint64_t now)
+{
+    struct nametree_name nn;
+    if (nametree_name_init(&nn, name, len, NULL, 0, 0) != 0) {
+        return 0;
+    }
+    const struct nametree_node *top = nametree_find(fib->nt, &nn, nn.ncomps);
+    nametree_name_free(&nn);
+    if (top == NULL) {
+        return 0;
+    }
+    struct others_walk w = {top, owner, now};
+    return nametree_foreach(fib->nt, others_visit, &w);
 }
 
 /* ---- Lookup ---- */

@@ -87,10 +87,17 @@ size_t fib_remove_face(struct fib *fib, unsigned faceid);
 /* Drops entries whose expiry <= now; returns how many. */
 size_t fib_expire(struct fib *fib, uint64_t now);
 
-/* Sets (strategy non-NULL) or clears (NULL) the strategy of a prefix; the
- * strings are copied. 0 or CCNX_E*. */
+/* Sets (strategy non-NULL) or clears (NULL) the strategy of a prefix, as
+ * chosen by `owner`; the strings are copied. 0 or CCNX_E*. */
 int fib_set_strategy(struct fib *fib, const uint8_t *name, size_t len, const char *strategy,
-                     const char *params);
+                     const char *params, int64_t owner);
+/* 1 and *owner when a strategy is chosen on exactly that prefix, else 0. */
+int fib_strategy_owner(const struct fib *fib, const uint8_t *name, size_t len, int64_t *owner);
+/* 1 when a live next hop on the prefix or a longer one was made by anyone
+ * but `owner` (FIB_OWNER_NONE's included), else 0. Walks the table: for
+ * control requests, not per packet. */
+int fib_others_under(const struct fib *fib, const uint8_t *name, size_t len, int64_t owner,
+                     uint64_t now);
 
 /* The outbound faces for a name (usually an Interest's), as described
  * above. 0, or CCNX_E_INVAL for a malformed name. */

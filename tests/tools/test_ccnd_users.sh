@@ -3,8 +3,9 @@
 # its unix socket (mode 0666 whatever the umask), and a control request
 # that removes or changes a face or a registration another uid made is
 # refused (403), unless it comes from root or ccnd's own uid; the face's
-# owner decides what is routed to it. Over the unix socket and over TCP
-# from a loopback address.
+# owner decides what is routed to it; a strategy choice belongs to whoever
+# made it and may not touch another user's registrations. Over the unix
+# socket and over TCP from a loopback address.
 set -u
 B=${CCNX_BIN:?}
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root to act as other users"; exit 0; }
@@ -76,6 +77,31 @@ as $BOB "$B/ccndc" add ccnx:/bob face "$FACE" 2>"$T/bob.err" || fail "bob cannot
 as $ALICE "$B/ccndc" del ccnx:/bob face "$FACE" 2>"$T/alice.err" ||
     fail "alice cannot remove what is routed to her face: $(cat "$T/alice.err")"
 registered ccnx:/bob && fail "bob's registration on alice's face stayed"
+
+# A strategy choice has an owner. Bob may not cut off a prefix a producer
+# of root's serves (setstrategy null above its registration), nor change
+# or remove a choice Alice made; each chooses where nothing of another's
+# is, and root anywhere.
+echo served | "$B/ccnpoke" -w 30 ccnx:/rootp/obj 2>"$T/poke.err" &
+POKE=$!
+for _ in $(seq 300); do registered ccnx:/rootp/obj && break; sleep 0.1; done
+registered ccnx:/rootp/obj || fail "ccnpoke did not register"
+as $BOB "$B/ccndc" setstrategy ccnx:/rootp null 2>"$T/bob.err" && fail "bob blackholed root's prefix"
+grep -q "403" "$T/bob.err" || fail "bob's refusal does not say 403: $(cat "$T/bob.err")"
+as $BOB "$B/ccndc" setstrategy ccnx:/ null 2>/dev/null && fail "bob blackholed ccnx:/"
+[ "$(timeout 10 "$B/ccnpeek" -c -w 5 ccnx:/rootp/obj)" = served ] || fail "root's producer was cut off"
+wait "$POKE"
+as $ALICE "$B/ccndc" setstrategy ccnx:/alice/s loadsharing 2>"$T/alice.err" ||
+    fail "alice cannot choose a strategy under her prefix: $(cat "$T/alice.err")"
+as $BOB "$B/ccndc" setstrategy ccnx:/alice/s parallel 2>"$T/bob.err" && fail "bob changed alice's strategy"
+grep -q "403" "$T/bob.err" || fail "bob's refusal does not say 403: $(cat "$T/bob.err")"
+as $BOB "$B/ccndc" removestrategy ccnx:/alice/s 2>/dev/null && fail "bob removed alice's strategy"
+"$B/ccndc" getstrategy ccnx:/alice/s | grep -q loadsharing || fail "alice's strategy changed"
+as $ALICE "$B/ccndc" removestrategy ccnx:/alice/s 2>"$T/alice.err" ||
+    fail "alice cannot remove her own strategy: $(cat "$T/alice.err")"
+as $BOB "$B/ccndc" setstrategy ccnx:/bobs parallel 2>"$T/bob.err" ||
+    fail "bob cannot choose a strategy where nothing is: $(cat "$T/bob.err")"
+"$B/ccndc" removestrategy ccnx:/bobs 2>"$T/root.err" || fail "root cannot remove bob's strategy"
 
 # Bob's own face is his to destroy; root may destroy Alice's.
 as $BOB "$B/ccndc" create udp 127.0.0.1 9002 2>"$T/bob.err" || fail "bob create: $(cat "$T/bob.err")"

@@ -201,7 +201,8 @@ static void set_strategy(struct node *n, const char *uri, const char *s)
 {
     struct ccnx_name nm;
     name_of(uri, &nm);
-    assert_int_equal(fib_set_strategy(fw_fib(n->fw), nm.enc.data, nm.enc.len, s, ""), 0);
+    assert_int_equal(
+        fib_set_strategy(fw_fib(n->fw), nm.enc.data, nm.enc.len, s, "", FIB_OWNER_NONE), 0);
     ccnx_name_free(&nm);
 }
 

@@ -118,7 +118,8 @@ static void setup_view(struct fixture *x)
     x->fib = fib_create();
     assert_non_null(x->st);
     assert_int_equal(fib_add(x->fib, name_a, sizeof name_a, 7, 3, FIB_NEVER, FIB_OWNER_NONE), 0);
-    assert_int_equal(fib_set_strategy(x->fib, name_a, sizeof name_a, "default", ""), 0);
+    assert_int_equal(fib_set_strategy(x->fib, name_a, sizeof name_a, "default", "", FIB_OWNER_NONE),
+                     0);
     x->rows[0] = (struct status_face){.faceid = 0, .flags = FACE_F_LOCAL, .kind = "internal"};
     x->rows[1] = (struct status_face){.faceid = 7,
                                       .flags = FACE_F_INET | FACE_F_STREAM,

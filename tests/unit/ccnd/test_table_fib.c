@@ -245,9 +245,9 @@ static void test_strategy(void **state)
     struct fib_result r;
     size_t len;
     const uint8_t *p = nm("/s", &len);
-    assert_int_equal(fib_set_strategy(f, p, len, "parallel", "a=1"), 0);
+    assert_int_equal(fib_set_strategy(f, p, len, "parallel", "a=1", FIB_OWNER_NONE), 0);
     p = nm("/s/t", &len);
-    assert_int_equal(fib_set_strategy(f, p, len, "default", NULL), 0);
+    assert_int_equal(fib_set_strategy(f, p, len, "default", NULL, FIB_OWNER_NONE), 0);
     add(f, "/s/t/u", 1, FIB_ACTIVE, FIB_NEVER);
     look(f, "/s/t/u/v", 0, &r);
     assert_string_equal(r.strategy, "default");
@@ -259,9 +259,42 @@ static void test_strategy(void **state)
     look(f, "/other", 0, &r);
     assert_null(r.strategy);
     p = nm("/s/t", &len);
-    assert_int_equal(fib_set_strategy(f, p, len, NULL, NULL), 0);
+    assert_int_equal(fib_set_strategy(f, p, len, NULL, NULL, FIB_OWNER_NONE), 0);
     look(f, "/s/t/u", 0, &r);
     assert_string_equal(r.strategy, "parallel");
+    fib_destroy(f);
+}
+
+/* Owners: who chose a strategy, and whose registrations lie under a prefix
+ * (live ones only; a sibling prefix or one above does not count). */
+static void test_strategy_owners(void **state)
+{
+    (void)state;
+    struct fib *f = fib_create();
+    size_t len;
+    int64_t owner = 0;
+    const uint8_t *p = nm("/o", &len);
+    assert_int_equal(fib_strategy_owner(f, p, len, &owner), 0);
+    assert_int_equal(fib_set_strategy(f, p, len, "parallel", "", 1000), 0);
+    assert_int_equal(fib_strategy_owner(f, p, len, &owner), 1);
+    assert_int_equal(owner, 1000);
+    p = nm("/o/x", &len);
+    assert_int_equal(fib_strategy_owner(f, p, len, &owner), 0);
+    assert_int_equal(fib_add(f, p, len, 1, FIB_ACTIVE, FIB_NEVER, 1000), 0);
+    p = nm("/o/x/y", &len);
+    assert_int_equal(fib_add(f, p, len, 2, FIB_ACTIVE, 50, 2000), 0);
+    add(f, "/", 3, FIB_ACTIVE, FIB_NEVER);
+    add(f, "/q", 3, FIB_ACTIVE, FIB_NEVER);
+    p = nm("/o", &len);
+    assert_int_equal(fib_others_under(f, p, len, 1000, 10), 1); /* 2000's, live */
+    assert_int_equal(fib_others_under(f, p, len, 1000, 60), 0); /* 2000's expired */
+    assert_int_equal(fib_others_under(f, p, len, 2000, 10), 1);
+    p = nm("/o/x/y", &len);
+    assert_int_equal(fib_others_under(f, p, len, 2000, 10), 0);
+    p = nm("/o/z", &len);
+    assert_int_equal(fib_others_under(f, p, len, 1000, 10), 0);
+    p = nm("/", &len);
+    assert_int_equal(fib_others_under(f, p, len, 1000, 10), 1);
     fib_destroy(f);
 }
 
@@ -313,10 +346,15 @@ static void test_many(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_nametree),         cmocka_unit_test(test_longest_prefix_and_inherit),
-        cmocka_unit_test(test_capture),          cmocka_unit_test(test_last_and_tap),
-        cmocka_unit_test(test_expiry_and_faces), cmocka_unit_test(test_strategy),
-        cmocka_unit_test(test_foreach),          cmocka_unit_test(test_many),
+        cmocka_unit_test(test_nametree),
+        cmocka_unit_test(test_longest_prefix_and_inherit),
+        cmocka_unit_test(test_capture),
+        cmocka_unit_test(test_last_and_tap),
+        cmocka_unit_test(test_expiry_and_faces),
+        cmocka_unit_test(test_strategy),
+        cmocka_unit_test(test_strategy_owners),
+        cmocka_unit_test(test_foreach),
+        cmocka_unit_test(test_many),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
