@@ -69,6 +69,7 @@ struct fw_stats {
     uint64_t interests_malformed;     /* dropped: did not parse */
     uint64_t interests_out_of_scope;  /* dropped: Scope 0/1 from a non-local face */
     uint64_t interests_nonlocal;      /* dropped: LOCAL namespace from a non-local face */
+    uint64_t interests_kept_local;    /* %C1.M.S.localhost: routes to non-local faces not taken */
     uint64_t interests_duplicate;     /* dropped: nonce already seen (loop or duplicate) */
     uint64_t interests_pit_full;      /* dropped: PIT limit */
     uint64_t interests_aggregated;    /* joined a pending entry */

@@ -25,6 +25,7 @@ struct fw_arrival {
     uint64_t lifetime_us;
     struct fib_result fr;
     struct fw_pub *pub; /* the publisher prefix it counts for, or NULL */
+    int host_only;      /* under %C1.M.S.localhost */
 };
 
 /* Where a Nonce element goes: before FaceID, or before the closer (the
@@ -117,8 +118,8 @@ static int check_arrival(struct fw *fw, struct fw_arrival *a, uint64_t now)
         fw->stats.interests_malformed++;
         return -1;
     }
-    if (!a->local && ((a->fr.namespace_flags & FIB_LOCAL) != 0 ||
-                      under_localhost(a->msg + pi->name.off, pi->name.len))) {
+    a->host_only = under_localhost(a->msg + pi->name.off, pi->name.len);
+    if (!a->local && ((a->fr.namespace_flags & FIB_LOCAL) != 0 || a->host_only)) {
         fw->stats.interests_nonlocal++;
         return -1;
     }
@@ -190,9 +191,11 @@ static size_t candidate_faces(struct fw *fw, const struct fw_arrival *a, const s
         nlist = 1;
     }
     /* Scope 2 may cross one link: from a neighbour it goes only to local
-     * applications */
-    int want_local =
-        (a->fr.namespace_flags & FIB_LOCAL) != 0 || pi->scope == 1 || (pi->scope == 2 && !a->local);
+     * applications. This host's own namespace never leaves it, whatever
+     * routes say. */
+    int want_local = (a->fr.namespace_flags & FIB_LOCAL) != 0 || pi->scope == 1 ||
+                     (pi->scope == 2 && !a->local) || a->host_only;
+    int kept = 0;
     size_t n = 0;
     for (size_t i = 0; i < nlist && n < FIB_MAX_FACES; i++) {
         unsigned f = list[i];
@@ -206,10 +209,13 @@ static size_t candidate_faces(struct fw *fw, const struct fw_arrival *a, const s
         } else if (fw->ops->face_props == NULL || fw->ops->face_props(fw->arg, f, &p) < 0) {
             continue;
         }
-        if (want_local && !p.local)
+        if (want_local && !p.local) {
+            kept |= a->host_only;
             continue;
+        }
         out[n++] = f;
     }
+    fw->stats.interests_kept_local += (uint64_t)kept;
     return n;
 }
 

@@ -522,6 +522,7 @@ static void json_fw(const struct fw_stats *s, struct ccnx_buf *b)
         {"interests_malformed", s->interests_malformed},
         {"interests_out_of_scope", s->interests_out_of_scope},
         {"interests_nonlocal", s->interests_nonlocal},
+        {"interests_kept_local", s->interests_kept_local},
         {"interests_duplicate", s->interests_duplicate},
         {"interests_pit_full", s->interests_pit_full},
         {"interests_aggregated", s->interests_aggregated},

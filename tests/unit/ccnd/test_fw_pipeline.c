@@ -399,6 +399,32 @@ static void test_localhost_not_for_neighbours(void **state)
     net_free(net);
 }
 
+/* Nor does this host send it out: a route to a neighbour under
+ * %C1.M.S.localhost (or a default route) is not taken, a local producer's
+ * still is, and the withheld send is counted. */
+static void test_localhost_never_leaves(void **state)
+{
+    (void)state;
+    struct net *net = net_new(1);
+    struct node *n = &net->nodes[0];
+    face(n, 1, 1); /* local app */
+    face(n, 2, 1); /* local producer */
+    face(n, 3, 0); /* neighbour */
+    route(n, "ccnx:/", 3, FWD);
+    route(n, "ccnx:/%C1.M.S.localhost/svc", 3, FWD);
+    route(n, "ccnx:/%C1.M.S.localhost/svc", 2, FWD);
+    set_strategy(n, "ccnx:/", "parallel"); /* sends at once */
+    express(n, 1, "ccnx:/%C1.M.S.localhost/svc/a", 0);
+    express(n, 1, "ccnx:/%C1.M.S.localhost/other", 0);
+    express(n, 1, "ccnx:/elsewhere", 0);
+    assert_int_equal(sends_to(net, 0, 2, CCNX_DTAG_Interest), 1);
+    assert_int_equal(sends_to(net, 0, 3, CCNX_DTAG_Interest), 1); /* ccnx:/elsewhere only */
+    struct fw_stats st;
+    fw_get_stats(n->fw, &st);
+    assert_int_equal(st.interests_kept_local, 2);
+    net_free(net);
+}
+
 static void test_aok_skips_cs(void **state)
 {
     (void)state;
@@ -806,6 +832,7 @@ int main(void)
         cmocka_unit_test(test_resend_after_lifetime),
         cmocka_unit_test(test_internal_hook),
         cmocka_unit_test(test_localhost_not_for_neighbours),
+        cmocka_unit_test(test_localhost_never_leaves),
         cmocka_unit_test(test_default_strategy),
         cmocka_unit_test(test_parallel_and_null),
         cmocka_unit_test(test_loadsharing),
