@@ -301,7 +301,7 @@ int chat_model_set_nick(struct chat_model *m, const uint8_t digest[CHAT_DIGEST_L
     struct ccnx_buf t;
     ccnx_buf_init(&t);
     /* A nickname is one short line: the sanitizer cuts it and makes it inert. */
-    chat_text_sanitize(nick, len, 32, &t);
+    chat_text_sanitize_name(nick, len, &t);
     if (ccnx_buf_status(&t) < 0 || t.len == 0) {
         ccnx_buf_free(&t);
         return 0;

@@ -586,7 +586,7 @@ int chat_session_set_nick(struct chat_session *s, const char *nick)
     struct ccnx_buf t;
     ccnx_buf_init(&t);
     /* Our own name goes through the same cut as everyone's. */
-    chat_text_sanitize((const uint8_t *)nick, strlen(nick), 32, &t);
+    chat_text_sanitize_name((const uint8_t *)nick, strlen(nick), &t);
     int ok = ccnx_buf_status(&t) == 0 && t.len > 0 && t.len < CHAT_NICK_MAX;
     if (ok)
         snprintf(s->nick, sizeof s->nick, "%s", (const char *)t.data);

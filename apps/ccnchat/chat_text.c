@@ -15,7 +15,8 @@ static int append_inert(struct ccnx_buf *out, uint32_t cp)
     return ccnx_buf_printf(out, "<U+%04X>", (unsigned)cp);
 }
 
-int chat_text_sanitize(const uint8_t *p, size_t n, size_t max_chars, struct ccnx_buf *out)
+static int sanitize(const uint8_t *p, size_t n, size_t max_chars, int (*unsafe)(uint32_t),
+                    struct ccnx_buf *out)
 {
     int changed = 0;
     size_t chars = 0;
@@ -35,7 +36,7 @@ int chat_text_sanitize(const uint8_t *p, size_t n, size_t max_chars, struct ccnx
             i++;
             continue;
         }
-        if (ccnx_utf8_unsafe(cp)) {
+        if (unsafe(cp)) {
             append_inert(out, cp);
             changed = 1;
         } else {
@@ -46,4 +47,14 @@ int chat_text_sanitize(const uint8_t *p, size_t n, size_t max_chars, struct ccnx
     ccnx_buf_append_byte(out, 0);
     out->len--;
     return ccnx_buf_status(out) < 0 ? CCNX_E_NOMEM : changed;
+}
+
+int chat_text_sanitize(const uint8_t *p, size_t n, size_t max_chars, struct ccnx_buf *out)
+{
+    return sanitize(p, n, max_chars, ccnx_utf8_unsafe, out);
+}
+
+int chat_text_sanitize_name(const uint8_t *p, size_t n, struct ccnx_buf *out)
+{
+    return sanitize(p, n, CHAT_TEXT_MAX_NAME_CHARS, ccnx_utf8_unsafe_in_name, out);
 }

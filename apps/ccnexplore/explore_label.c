@@ -13,7 +13,7 @@ int ex_label_printable_utf8(const uint8_t *p, size_t n)
     for (size_t i = 0; i < n;) {
         uint32_t cp;
         size_t len = (size_t)ccnx_utf8_decode(p + i, n - i, &cp);
-        if (len == 0 || ccnx_utf8_unsafe(cp))
+        if (len == 0 || ccnx_utf8_unsafe_in_name(cp))
             return 0;
         i += len;
     }

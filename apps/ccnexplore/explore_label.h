@@ -13,7 +13,7 @@
 
 /* Appends the readable form of one name component. */
 int ex_label_component(struct ccnx_buf *out, const uint8_t *p, size_t n);
-/* 1 when p[0..n) is UTF-8 with no character ccnx_utf8_unsafe names. */
+/* 1 when p[0..n) is UTF-8 with no character ccnx_utf8_unsafe_in_name names. */
 int ex_label_printable_utf8(const uint8_t *p, size_t n);
 /* Appends text (network bytes) made inert: UTF-8 kept but for the
  * characters ccnx_utf8_unsafe names, which become '.' as every byte that

@@ -68,11 +68,35 @@ static void test_unsafe(void **state)
                                       0x80,   0x9B,   0x9F,   0x061C, 0x200E, 0x200F,
                                       0x202A, 0x202E, 0x2066, 0x2069, 0xFEFF};
     static const uint32_t safe[] = {0x20,   0x41,   0x7E,   0xA0,   0xE9,    0x2013,
-                                    0x2029, 0x202F, 0x206A, 0x2713, 0x1F600, 0x10FFFF};
+                                    0x2029, 0x202F, 0x2065, 0x2713, 0x1F600, 0x10FFFF};
     for (size_t i = 0; i < sizeof unsafe / sizeof *unsafe; i++)
         assert_true(ccnx_utf8_unsafe(unsafe[i]));
     for (size_t i = 0; i < sizeof safe / sizeof *safe; i++)
         assert_false(ccnx_utf8_unsafe(safe[i]));
+}
+
+/* Every format character (Cf) and the zero-width family; in names also
+ * the variation selectors and blank fillers, which running text keeps. */
+static void test_unsafe_invisible(void **state)
+{
+    (void)state;
+    static const uint32_t cf[] = {0x00AD,  0x0600,  0x0605,  0x06DD,  0x070F,  0x0890,
+                                  0x08E2,  0x180E,  0x200B,  0x200C,  0x200D,  0x2060,
+                                  0x2064,  0x206A,  0x206F,  0xFFF9,  0xFFFB,  0x110BD,
+                                  0x13430, 0x1BCA0, 0x1D173, 0xE0001, 0xE0020, 0xE007F};
+    static const uint32_t name_only[] = {0x034F, 0x115F, 0x1160, 0x17B4,  0x180B, 0x3164,
+                                         0xFE00, 0xFE0F, 0xFFA0, 0xE0100, 0xE01EF};
+    static const uint32_t visible[] = {0x0606, 0x2065, 0x2070, 0xFE10, 0xFFFC, 0xE0080};
+    for (size_t i = 0; i < sizeof cf / sizeof *cf; i++) {
+        assert_true(ccnx_utf8_unsafe(cf[i]));
+        assert_true(ccnx_utf8_unsafe_in_name(cf[i]));
+    }
+    for (size_t i = 0; i < sizeof name_only / sizeof *name_only; i++) {
+        assert_false(ccnx_utf8_unsafe(name_only[i]));
+        assert_true(ccnx_utf8_unsafe_in_name(name_only[i]));
+    }
+    for (size_t i = 0; i < sizeof visible / sizeof *visible; i++)
+        assert_false(ccnx_utf8_unsafe_in_name(visible[i]));
 }
 
 int main(void)
@@ -81,6 +105,7 @@ int main(void)
         cmocka_unit_test(test_decode),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_unsafe),
+        cmocka_unit_test(test_unsafe_invisible),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -26,10 +26,17 @@ int ccnx_utf8_append(struct ccnx_buf *out, uint32_t cp);
 /* 1 when p[0..n) is valid UTF-8 throughout. */
 int ccnx_utf8_valid(const uint8_t *p, size_t n);
 /* 1 for a character that must not reach a terminal as it is: C0 controls,
- * DEL, C1 controls (ESC and CSI among them), the bidirectional marks,
- * embeddings, overrides and isolates (text could otherwise read backwards
- * from there on), and the invisible byte-order mark. */
+ * DEL, C1 controls (ESC and CSI among them), and every format character
+ * (Unicode category Cf): the bidirectional marks, embeddings, overrides
+ * and isolates (text could otherwise read backwards from there on), the
+ * zero-width space, joiners and word joiner, the soft hyphen, the
+ * byte-order mark, tag characters and the like, which show as nothing and
+ * let two texts that differ read the same. */
 int ccnx_utf8_unsafe(uint32_t cp);
+/* The same, stricter for names (nicknames, name components): also the
+ * variation selectors, the combining grapheme joiner and the blank
+ * fillers (Hangul, Khmer), invisible too. */
+int ccnx_utf8_unsafe_in_name(uint32_t cp);
 
 CCNX_API_END
 

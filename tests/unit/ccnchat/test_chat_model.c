@@ -87,6 +87,18 @@ static void test_sanitize(void **state)
                                   "b",
                                   5, 0, &b),
                         "a<U+FEFF>b"); /* invisible: the same rule as the explorer's */
+    /* Format characters (Cf): zero-width space and joiner, word joiner,
+     * soft hyphen, a tag character; an emoji's presentation selector is
+     * kept in running text (a name shows it, test_nicknames). */
+    assert_string_equal(sanitized("a\xe2\x80\x8b"
+                                  "b\xe2\x80\x8d"
+                                  "c\xe2\x81\xa0"
+                                  "d\xc2\xad"
+                                  "e\xf3\xa0\x81\x81",
+                                  20, 0, &b),
+                        "a<U+200B>b<U+200D>c<U+2060>d<U+00AD>e<U+E0041>");
+    assert_string_equal(sanitized("\xe2\x9d\xa4\xef\xb8\x8f", 6, 0, &b),
+                        "\xe2\x9d\xa4\xef\xb8\x8f");
     assert_string_equal(sanitized("\xff\xc0\x80z", 4, 0, &b),
                         "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbdz");
     assert_string_equal(sanitized("\xed\xa0\x80", 3, 0, &b),
@@ -136,6 +148,17 @@ static void test_nicknames(void **state)
     struct chat_comp v2 = ver(T0 + 20);
     assert_int_equal(chat_model_set_nick(m, A, &v2, (const uint8_t *)"\x1b[2Jx", 5, 0), 1);
     assert_string_equal(chat_model_name(m, A, buf), "^[[2Jx");
+    /* Invisible characters show: a zero-width space and a variation
+     * selector make "alice" look like "alice" no more. */
+    struct chat_comp v3 = ver(T0 + 30), v4 = ver(T0 + 40);
+    assert_int_equal(chat_model_set_nick(m, A, &v3,
+                                         (const uint8_t *)"ali\xe2\x80\x8b"
+                                                          "ce",
+                                         8, 0),
+                     1);
+    assert_string_equal(chat_model_name(m, A, buf), "ali<U+200B>ce");
+    assert_int_equal(chat_model_set_nick(m, A, &v4, (const uint8_t *)"alice\xef\xb8\x8f", 8, 0), 1);
+    assert_string_equal(chat_model_name(m, A, buf), "alice<U+FE0F>");
     /* The colour depends on the key only. */
     const struct chat_member *mb = chat_model_member(m, A, 0, 0);
     assert_non_null(mb);

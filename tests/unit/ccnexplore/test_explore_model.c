@@ -58,6 +58,12 @@ static void test_labels(void **state)
     /* Bytes a terminal would act on are escaped, never shown. */
     assert_string_equal(label("a\x1b[2Jb", 6), "a%1B%5B2Jb");
     assert_string_equal(label("x\xE2\x80\xAEy", 5), "x%E2%80%AEy");
+    /* invisible characters: a zero-width space, a variation selector */
+    assert_string_equal(label("a\xE2\x80\x8B"
+                              "b",
+                              5),
+                        "a%E2%80%8Bb");
+    assert_string_equal(label("a\xEF\xB8\x8F", 4), "a%EF%B8%8F");
     assert_string_equal(label("x\xE2\x80\x8Fy", 5), "x%E2%80%8Fy"); /* right-to-left mark */
     assert_string_equal(label("%41", 3), "%2541");
 }
