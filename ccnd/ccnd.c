@@ -62,6 +62,7 @@ struct ccnd {
     struct ccnx_buf autoreg;        /* CCND_AUTOREG: encoded Name elements, back to back */
     struct ccnx_name guest_stem;    /* CCND_PREFIX; no components when unset */
     int starved;                    /* a listener cannot accept (logged once) */
+    uint64_t closed_malformed;      /* malformed input on faces now gone */
 };
 
 __attribute__((format(printf, 3, 4))) static void ccnd_log(const struct ccnd *d, unsigned bits,
@@ -287,9 +288,19 @@ static void on_destroyed(void *arg, unsigned faceid, enum face_close_reason why,
         fw_on_face_destroyed(d->fw, faceid);
     }
     notice_face_info(d, faceid, 0, final);
+    d->closed_malformed += final->counters.drops[FACE_DROP_MALFORMED];
     ccnd_log(d, 1, "face %u closed (%s): %llu messages in, %llu out", faceid,
              face_close_reason_name(why), (unsigned long long) final->counters.msgs_in,
              (unsigned long long) final->counters.msgs_out);
+}
+
+/* A face with registrations or Interests waiting on it is kept when a new
+ * UDP sender needs room. */
+static int face_in_use(void *arg, unsigned faceid)
+{
+    struct ccnd *d = arg;
+    return d->fw != NULL && (fib_face_registered(fw_fib(d->fw), faceid) ||
+                             pit_face_pending(fw_pit(d->fw), faceid) > 0);
 }
 
 /* ---- Forwarder -> face layer ---- */
@@ -571,6 +582,7 @@ static struct status_face *status_rows(const struct ccnd *d, size_t *n)
         for (int k = 0; k < FACE_DROP_COUNT; k++) {
             r->drops += fi.counters.drops[k];
         }
+        r->malformed = fi.counters.drops[FACE_DROP_MALFORMED];
     }
     for (size_t k = 0; k < i; k++) {
         rows[k].pending = pit_face_pending(fw_pit(d->fw), rows[k].faceid);
@@ -650,6 +662,10 @@ static void status_page(struct ccnd *d, const struct status_request *req,
     v.nonces = fw_nonces(d->fw);
     struct status_face *rows = status_rows(d, &v.nfaces);
     v.faces = rows;
+    v.input_malformed = d->closed_malformed;
+    for (size_t i = 0; rows != NULL && i < v.nfaces; i++) {
+        v.input_malformed += rows[i].malformed;
+    }
     struct ccnx_buf b = CCNX_BUF_INIT;
     if (rows != NULL && status_render(d->status, &v, req->fmt, &b) == 0) {
         static const char *const types[] = {"text/html", "text/xml", "application/json"};
@@ -784,7 +800,11 @@ struct ccnd *ccnd_create(const struct ccnd_config *cfg, char *err, size_t n)
     struct face_config fc;
     face_config_default(&fc);
     fc.mtu = cfg->mtu;
-    const struct face_callbacks cb = {on_message, on_created, on_destroyed, d};
+    const struct face_callbacks cb = {.message = on_message,
+                                      .created = on_created,
+                                      .destroyed = on_destroyed,
+                                      .in_use = face_in_use,
+                                      .arg = d};
     struct fw_config fwc;
     fw_config_default(&fwc);
     fwc.cs_capacity = cfg->cs_capacity;

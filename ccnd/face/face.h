@@ -67,6 +67,7 @@ enum face_close_reason {
     FACE_CLOSE_STALLED,   /* peer did not read its queue for stall_timeout_us */
     FACE_CLOSE_IDLE,      /* UDP peer silent for udp_idle_timeout_us */
     FACE_CLOSE_SHUTDOWN,  /* face_table_destroy */
+    FACE_CLOSE_EVICTED,   /* UDP peer closed to make room for a new sender (max_udp_peers) */
 };
 
 /* Link SequenceNumber policy on unicast UDP faces. */
@@ -123,6 +124,9 @@ struct face_callbacks {
     /* The face is gone; `final` holds its last counters. */
     void (*destroyed)(void *arg, unsigned faceid, enum face_close_reason why,
                       const struct face_info *final);
+    /* 1 when something holds the face (registrations, pending Interests):
+     * it is not evicted to make room for a new UDP sender. May be NULL. */
+    int (*in_use)(void *arg, unsigned faceid);
     void *arg;
 };
 

@@ -111,6 +111,7 @@ struct face_table {
     int reserve_fd;             /* spare fd released to shed a connection under EMFILE */
     unsigned udp_sock[2];       /* bound UDP sockets: [0] IPv4, [1] IPv6 */
     unsigned udp_accepted;      /* UDP peer faces made for senders (FACE_F_ACCEPTED) */
+    unsigned udp_evict_cursor;  /* the slot the last eviction scan ended at */
     struct ccnx_htab udp_peers; /* every UDP peer face, by its socket and address */
     uint8_t *dgram;             /* receive buffer for one datagram */
     face_http_fn http_fn;       /* status page handler, or NULL */

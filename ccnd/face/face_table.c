@@ -557,8 +557,8 @@ const char *face_kind_name(enum face_kind kind)
 
 const char *face_close_reason_name(enum face_close_reason why)
 {
-    static const char *const names[] = {"requested", "eof",     "error", "malformed",
-                                        "oversize",  "stalled", "idle",  "shutdown"};
+    static const char *const names[] = {"requested", "eof",  "error",    "malformed", "oversize",
+                                        "stalled",   "idle", "shutdown", "evicted"};
     if ((unsigned)why < sizeof(names) / sizeof(names[0])) {
         return names[why];
     }

@@ -243,15 +243,54 @@ static void udp_flush_peers(struct face *sock)
     }
 }
 
+/* Faces looked at for one eviction: a flood of new senders costs each a
+ * bounded scan; the cursor moves on, so the next one looks further. */
+#define UDP_EVICT_SCAN 256
+
+/* Makes room for a new sender at the cap: closes the peer face made for a
+ * sender that was heard from least recently among those nothing holds
+ * (the owner's in_use: no registrations, no pending Interests). 0 when
+ * every peer looked at is in use. */
+static int udp_evict(struct face_table *ft)
+{
+    struct face *victim = NULL;
+    unsigned slot = ft->udp_evict_cursor;
+    for (unsigned k = 0; k < UDP_EVICT_SCAN && k < ft->nslots; k++) {
+        slot = (slot + 1) % ft->nslots;
+        struct face *p = ft->slots[slot];
+        if (p == NULL || p->dead || p->ops != &udp_ops || !(p->flags & FACE_F_ACCEPTED) ||
+            (p->flags & FACE_F_PERMANENT)) {
+            continue;
+        }
+        if (ft->cb.in_use != NULL && ft->cb.in_use(ft->cb.arg, p->faceid)) {
+            continue;
+        }
+        if (victim == NULL || p->last_rx < victim->last_rx) {
+            victim = p;
+        }
+    }
+    ft->udp_evict_cursor = slot;
+    if (victim == NULL) {
+        return 0;
+    }
+    face_destroy(victim, FACE_CLOSE_EVICTED);
+    return 1;
+}
+
 /* A datagram from an address no face has. A face is made only for one
  * that carries a whole message, so random datagrams from many ports cost a
- * count and no face, and only while fewer than max_udp_peers such faces
- * exist (idle ones are reaped after udp_idle_timeout_us). */
+ * count and no face. At most max_udp_peers such faces exist (idle ones
+ * are reaped after udp_idle_timeout_us); at the cap, one nothing holds
+ * makes room (udp_evict), so senders of one datagram each cannot shut
+ * out a new neighbour. */
 static struct face *udp_accept(struct face_table *ft, struct face *sock, const struct sockaddr *sa,
                                socklen_t len, size_t n)
 {
-    if (!framer_datagram_is_message(ft->dgram, n, ft->cfg.max_message) ||
-        ft->udp_accepted >= ft->cfg.max_udp_peers) {
+    if (!framer_datagram_is_message(ft->dgram, n, ft->cfg.max_message)) {
+        sock->c.drops[FACE_DROP_MALFORMED]++;
+        return NULL;
+    }
+    if (ft->udp_accepted >= ft->cfg.max_udp_peers && !udp_evict(ft)) {
         sock->c.drops[FACE_DROP_NO_PEER]++;
         return NULL;
     }

@@ -497,11 +497,13 @@ static void json_face(const struct status *st, const struct status_face *f, stru
     json_str(b, f->remote);
     ccnx_buf_printf(b,
                     ",\"passive\":%s,\"http\":%s,\"pending\":%llu,\"msgs_in\":%llu,"
-                    "\"msgs_out\":%llu,\"queued\":%llu,\"drops\":%llu,\"meters\":{",
+                    "\"msgs_out\":%llu,\"queued\":%llu,\"drops\":%llu,\"malformed\":%llu,"
+                    "\"meters\":{",
                     (f->flags & FACE_F_PASSIVE) ? "true" : "false",
                     (f->flags & FACE_F_HTTP) ? "true" : "false", (unsigned long long)f->pending,
                     (unsigned long long)f->msgs_in, (unsigned long long)f->msgs_out,
-                    (unsigned long long)f->queued, (unsigned long long)f->drops);
+                    (unsigned long long)f->queued, (unsigned long long)f->drops,
+                    (unsigned long long)f->malformed);
     for (int m = 0; m < STATUS_METERS; m++) {
         uint64_t total, rate;
         status_meter(st, f, (enum status_meter)m, &total, &rate);
@@ -511,8 +513,9 @@ static void json_face(const struct status *st, const struct status_face *f, stru
     ccnx_buf_append_str(b, "}}");
 }
 
-static void json_fw(const struct fw_stats *s, struct ccnx_buf *b)
+static void json_fw(const struct status_view *v, struct ccnx_buf *b)
 {
+    const struct fw_stats *s = &v->fw;
     const struct {
         const char *name;
         uint64_t v;
@@ -539,6 +542,7 @@ static void json_fw(const struct fw_stats *s, struct ccnx_buf *b)
         {"content_unsolicited_kept", s->content_unsolicited_kept},
         {"other_dropped", s->other_dropped},
         {"send_failures", s->send_failures},
+        {"input_malformed", v->input_malformed},
     };
     ccnx_buf_append_str(b, "\"forwarder\":{");
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
@@ -583,7 +587,7 @@ static void render_json(const struct status *st, const struct status_view *v, st
                     (unsigned long long)g.cs.hits, (unsigned long long)g.cs.misses,
                     (unsigned long long)g.cs.evictions, (unsigned long long)g.propagating,
                     (unsigned long long)g.names);
-    json_fw(&v->fw, b);
+    json_fw(v, b);
     ccnx_buf_append_str(b, "\"faces\":[");
     for (size_t i = 0; i < v->nfaces; i++) {
         if (i > 0) {
@@ -641,6 +645,9 @@ static void html_faces(const struct status *st, const struct status_view *v, str
                         status_ref_flags(f->flags, f->faceid), f->kind != NULL ? f->kind : "");
         ccnx_buf_printf(b, " <b>pending:</b> %llu <b>activity:</b> %llu",
                         (unsigned long long)f->pending, (unsigned long long)f->msgs_in);
+        if (f->malformed > 0) {
+            ccnx_buf_printf(b, " <b>malformed:</b> %llu", (unsigned long long)f->malformed);
+        }
         if (f->remote[0] != '\0') {
             ccnx_buf_append_str(b, (f->flags & FACE_F_PASSIVE) ? " <b>local:</b> "
                                                                : " <b>remote:</b> ");
@@ -715,11 +722,12 @@ static void render_html(const struct status *st, const struct status_view *v, st
     ccnx_buf_printf(b,
                     "<div><b>Interests:</b> %llu names, %llu pending, %llu propagating, %llu "
                     "noted</div>\n<div><b>Interest totals:</b> %llu accepted, %llu dropped, "
-                    "%llu sent, 0 stuffed</div>\n",
+                    "%llu sent, 0 stuffed</div>\n<div><b>Malformed input:</b> %llu (faces "
+                    "closed for it included)</div>\n",
                     (unsigned long long)g.names, (unsigned long long)g.pending,
                     (unsigned long long)g.propagating, (unsigned long long)g.noted,
                     (unsigned long long)g.accepted, (unsigned long long)g.dropped,
-                    (unsigned long long)g.sent);
+                    (unsigned long long)g.sent, (unsigned long long)v->input_malformed);
     ccnx_buf_printf(b,
                     "<div><b>Tables:</b> CS %llu objects (%llu bytes; at most %llu objects, "
                     "%llu bytes; %llu hits, %llu misses, "

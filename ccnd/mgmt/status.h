@@ -37,9 +37,10 @@ struct status_face {
     char remote[64];
     uint64_t bytes_in, bytes_out;
     uint64_t msgs_in, msgs_out;
-    uint64_t queued;  /* bytes waiting in the output queue */
-    uint64_t drops;   /* all drop counters summed */
-    uint64_t pending; /* Interests from this face still pending (its PIT records) */
+    uint64_t queued;    /* bytes waiting in the output queue */
+    uint64_t drops;     /* all drop counters summed */
+    uint64_t malformed; /* of which input that was not ccnb (the face then closes if a stream) */
+    uint64_t pending;   /* Interests from this face still pending (its PIT records) */
 };
 
 struct cs;
@@ -65,6 +66,7 @@ struct status_view {
     const struct nonce_table *nonces; /* "noted": the nonces remembered */
     const struct status_face *faces;
     size_t nfaces;
+    uint64_t input_malformed;  /* malformed input on every face, closed ones included */
     const struct fw_pub *pubs; /* publisher reports (fw.h) */
     size_t npubs;
 };

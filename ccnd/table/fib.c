@@ -350,6 +350,12 @@ static size_t sweep(struct fib *fib, int (*drop)(const struct fib_nexthop *, uin
     return s.removed;
 }
 
+int fib_face_registered(const struct fib *fib, unsigned faceid)
+{
+    const struct face_regs *g = regs_find(fib, faceid);
+    return g != NULL && g->n > 0;
+}
+
 size_t fib_remove_face(struct fib *fib, unsigned faceid)
 {
     struct face_regs *g = regs_find(fib, faceid);

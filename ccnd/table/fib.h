@@ -81,6 +81,8 @@ int fib_add(struct fib *fib, const uint8_t *name, size_t len, unsigned faceid, u
 struct fib_nexthop *fib_find(struct fib *fib, const uint8_t *name, size_t len, unsigned faceid);
 /* Removes faceid's entry on the prefix: 0 or CCNX_E_NOTFOUND. */
 int fib_remove(struct fib *fib, const uint8_t *name, size_t len, unsigned faceid);
+/* 1 when the face has a registration (live or not yet swept), else 0. */
+int fib_face_registered(const struct fib *fib, unsigned faceid);
 /* Removes every entry of a face (it closed); returns how many. The table
  * keeps, per face, the prefixes it is registered on: no walk. */
 size_t fib_remove_face(struct fib *fib, unsigned faceid);

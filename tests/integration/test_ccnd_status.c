@@ -177,6 +177,57 @@ static void send_interests(int fd, const char *const *uris, size_t n)
     ccnx_buf_free(&msg);
 }
 
+/* input_malformed on the page now. */
+static long malformed_now(void)
+{
+    struct ccnx_buf page = CCNX_BUF_INIT;
+    http_get("/?f=json", &page);
+    long n = number_after((const char *)page.data, "\"input_malformed\":");
+    ccnx_buf_free(&page);
+    return n;
+}
+
+/* Sends junk on a stream socket and waits for ccnd to close it. */
+static void junk_and_wait_closed(int fd)
+{
+    static const uint8_t junk[] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x00, 0x01};
+    tu_send_all(fd, junk, sizeof junk);
+    uint8_t buf[256];
+    struct pollfd p = {fd, POLLIN, 0};
+    assert_int_equal(poll(&p, 1, 20000), 1);
+    while (read(fd, buf, sizeof buf) > 0) {
+    }
+    close(fd);
+}
+
+/* Junk on a unix face, a TCP face and the UDP socket is counted: per face
+ * while it lives, and in input_malformed, faces closed for it included. */
+static void test_malformed_input_counted(void **state)
+{
+    (void)state;
+    long before = malformed_now();
+    assert_true(before >= 0);
+    junk_and_wait_closed(tu_ccnd_connect(&ccnd));
+    int tcp = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)atoi(ccnd.port))};
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    assert_int_equal(connect(tcp, (struct sockaddr *)&sa, sizeof sa), 0);
+    junk_and_wait_closed(tcp);
+    assert_int_equal(malformed_now(), before + 2);
+    int udp = socket(AF_INET, SOCK_DGRAM, 0);
+    static const char junk[] = "not ccnb";
+    assert_int_equal(sendto(udp, junk, sizeof junk - 1, 0, (struct sockaddr *)&sa, sizeof sa),
+                     (ssize_t)(sizeof junk - 1));
+    close(udp);
+    /* the datagram is read when ccnd gets to it: wait for the count */
+    long now = malformed_now();
+    for (int i = 0; i < 200 && now < before + 3; i++) {
+        usleep(50000);
+        now = malformed_now();
+    }
+    assert_int_equal(now, before + 3);
+}
+
 /* Per face, "pending" is the Interests from that face still waiting (an
  * aggregated one counts for each face); overall, pending sums the faces,
  * propagating counts PIT entries and noted the nonces remembered. */
@@ -250,6 +301,7 @@ int main(void)
         cmocka_unit_test(test_status_on_unix_socket),
         cmocka_unit_test(test_pending_counts),
         cmocka_unit_test(test_tools),
+        cmocka_unit_test(test_malformed_input_counted),
     };
     return cmocka_run_group_tests(tests, start_ccnd, stop_ccnd);
 }

@@ -30,6 +30,8 @@ struct harness {
     enum face_close_reason why[H_MAX_EVENTS];
     struct face_info final[H_MAX_EVENTS];
     size_t ndestroyed;
+    unsigned busy[8]; /* faces in_use reports as held */
+    size_t nbusy;
 };
 
 static void h_message(void *arg, unsigned faceid, const uint8_t *msg, size_t len)
@@ -63,13 +65,28 @@ static void h_destroyed(void *arg, unsigned faceid, enum face_close_reason why,
     }
 }
 
+static int h_in_use(void *arg, unsigned faceid)
+{
+    const struct harness *h = arg;
+    for (size_t i = 0; i < h->nbusy; i++) {
+        if (h->busy[i] == faceid) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static inline void h_init(struct harness *h, const struct face_config *cfg)
 {
     memset(h, 0, sizeof(*h));
     ccnx_buf_init(&h->bytes);
     h->loop = loop_create();
     assert_non_null(h->loop);
-    struct face_callbacks cb = {h_message, h_created, h_destroyed, h};
+    struct face_callbacks cb = {.message = h_message,
+                                .created = h_created,
+                                .destroyed = h_destroyed,
+                                .in_use = h_in_use,
+                                .arg = h};
     h->ft = face_table_create(h->loop, cfg, &cb);
     assert_non_null(h->ft);
 }

@@ -438,7 +438,8 @@ static void test_forward_borrowed(void **state)
     memset(&r, 0, sizeof(r));
     ccnx_buf_init(&r.h.bytes);
     r.h.loop = loop_create();
-    struct face_callbacks cb = {relay_message, h_created, h_destroyed, &r};
+    struct face_callbacks cb = {
+        .message = relay_message, .created = h_created, .destroyed = h_destroyed, .arg = &r};
     r.h.ft = face_table_create(r.h.loop, &cfg, &cb);
     assert_non_null(r.h.ft);
     assert_int_equal(face_listen_unix(r.h.ft, sockpath, NULL), 0);

@@ -154,16 +154,18 @@ static void send_from_new_port(struct udp_env *e, const void *p, size_t n)
     close(fd);
 }
 
-static uint64_t socket_no_peer_drops(struct udp_env *e)
+static uint64_t socket_drops(struct udp_env *e, enum face_drop kind)
 {
     struct face_info info;
     assert_int_equal(face_get_info(e->h.ft, e->sock_id, &info), 0);
-    return info.counters.drops[FACE_DROP_NO_PEER];
+    return info.counters.drops[kind];
 }
 
 /* Datagrams from new ports that hold no whole message make no face, only a
- * count on the socket; whole messages make faces up to max_udp_peers, and
- * the rest are counted too. */
+ * count of malformed input on the socket; whole messages make faces up to
+ * max_udp_peers, and beyond it the peer heard from least recently that
+ * nothing holds makes room; when every peer is held, the sender is
+ * refused and counted. */
 static void test_udp_new_peers(void **state)
 {
     (void)state;
@@ -176,17 +178,28 @@ static void test_udp_new_peers(void **state)
     static const char junk[] = "GET / HTTP/1.0\r\n\r\n";
     for (int i = 0; i < 20; i++)
         send_from_new_port(&e, junk, sizeof junk - 1);
-    H_RUN_UNTIL(&e.h, socket_no_peer_drops(&e) >= 20, 2000);
-    assert_int_equal(socket_no_peer_drops(&e), 20);
+    H_RUN_UNTIL(&e.h, socket_drops(&e, FACE_DROP_MALFORMED) >= 20, 2000);
+    assert_int_equal(socket_drops(&e, FACE_DROP_MALFORMED), 20);
     assert_int_equal(e.h.ncreated, created);
     struct ccnx_buf m = CCNX_BUF_INIT;
     tu_read_vector("int_name_only.ccnb", &m);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 3; i++) {
         send_from_new_port(&e, m.data, m.len);
-    H_RUN_UNTIL(&e.h, socket_no_peer_drops(&e) >= 21 && e.h.nmsgs >= 2, 2000);
-    assert_int_equal(e.h.ncreated, created + 2);
-    assert_int_equal(e.h.nmsgs, 2);
-    assert_int_equal(socket_no_peer_drops(&e), 21);
+        H_RUN_UNTIL(&e.h, e.h.nmsgs >= (size_t)i + 1, 2000);
+    }
+    /* the third sender took the place of the first */
+    assert_int_equal(e.h.ncreated, created + 3);
+    assert_int_equal(e.h.ndestroyed, 1);
+    assert_int_equal(e.h.destroyed[0], e.h.created[created]);
+    assert_int_equal(e.h.why[0], FACE_CLOSE_EVICTED);
+    assert_int_equal(socket_drops(&e, FACE_DROP_NO_PEER), 0);
+    /* both peers held (registrations, pending Interests): refused */
+    e.h.busy[e.h.nbusy++] = e.h.created[created + 1];
+    e.h.busy[e.h.nbusy++] = e.h.created[created + 2];
+    send_from_new_port(&e, m.data, m.len);
+    H_RUN_UNTIL(&e.h, socket_drops(&e, FACE_DROP_NO_PEER) >= 1, 2000);
+    assert_int_equal(e.h.ncreated, created + 3);
+    assert_int_equal(e.h.nmsgs, 3);
     ccnx_buf_free(&m);
     udp_env_free(&e);
 }
