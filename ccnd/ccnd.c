@@ -49,6 +49,7 @@ struct ccnd {
     struct ccnx_keystore *keystore;
     struct mgmt *mgmt;
     struct ccnx_buf internal_out; /* answers of the internal client, not yet injected */
+    struct ccnx_buf mgmt_out;     /* management's answers, not yet injected (never stored) */
     struct loop_timer tick;
     uint64_t tick_due; /* when the tick timer fires next (loop time, us) */
     struct status *status;
@@ -91,17 +92,29 @@ static void schedule_tick(struct ccnd *d, uint64_t now, uint64_t next);
 /* The internal client answers through the forwarder as face 0. Answers are
  * collected while the forwarder runs and injected once it has returned, so
  * the forwarder is never re-entered. */
+static void inject(struct ccnd *d, struct ccnx_buf *out, int store)
+{
+    struct ccnx_buf batch = *out;
+    ccnx_buf_init(out);
+    size_t pos = 0, end;
+    while (pos < batch.len && ccnx_ccnb_element_end(batch.data, batch.len, pos, &end) == 0) {
+        if (store) {
+            fw_on_message(d->fw, 0, batch.data + pos, end - pos, loop_now(d->loop));
+        } else {
+            fw_on_reply(d->fw, batch.data + pos, end - pos, loop_now(d->loop));
+        }
+        pos = end;
+    }
+    ccnx_buf_free(&batch);
+}
+
+/* Management's answers (control replies, which answer only the request
+ * that made them, and the KEY objects) are not stored. */
 static void flush_internal(struct ccnd *d)
 {
-    for (int round = 0; round < 8 && d->internal_out.len > 0; round++) {
-        struct ccnx_buf batch = d->internal_out;
-        ccnx_buf_init(&d->internal_out);
-        size_t pos = 0, end;
-        while (pos < batch.len && ccnx_ccnb_element_end(batch.data, batch.len, pos, &end) == 0) {
-            fw_on_message(d->fw, 0, batch.data + pos, end - pos, loop_now(d->loop));
-            pos = end;
-        }
-        ccnx_buf_free(&batch);
+    for (int round = 0; round < 8 && (d->internal_out.len > 0 || d->mgmt_out.len > 0); round++) {
+        inject(d, &d->mgmt_out, 0);
+        inject(d, &d->internal_out, 1);
     }
 }
 
@@ -262,8 +275,8 @@ static int internal_handler(void *arg, unsigned faceid, const uint8_t *interest,
     if (notice_handler(d, interest, len) || guest_handler(d, faceid, interest, len)) {
         return 1;
     }
-    return mgmt_handle_interest(d->mgmt, faceid, interest, len, loop_now(d->loop),
-                                &d->internal_out) == 1;
+    return mgmt_handle_interest(d->mgmt, faceid, interest, len, loop_now(d->loop), &d->mgmt_out) ==
+           1;
 }
 
 static void on_created(void *arg, unsigned faceid)
@@ -898,6 +911,7 @@ void ccnd_destroy(struct ccnd *d)
     fw_destroy(d->fw);
     ccnx_keystore_close(d->keystore);
     ccnx_buf_free(&d->internal_out);
+    ccnx_buf_free(&d->mgmt_out);
     ccnx_buf_free(&d->autoreg);
     ccnx_name_free(&d->guest_stem);
     status_destroy(d->status);

@@ -140,9 +140,15 @@ void fw_on_message(struct fw *fw, unsigned faceid, const uint8_t *msg, size_t le
     if (dtag == CCNX_DTAG_Interest)
         fw_interest(fw, faceid, msg, len, now);
     else if (dtag == CCNX_DTAG_ContentObject)
-        fw_content(fw, faceid, msg, len, now);
+        fw_content(fw, faceid, msg, len, 1, now);
     else
         fw->stats.other_dropped++;
+}
+
+void fw_on_reply(struct fw *fw, const uint8_t *msg, size_t len, uint64_t now)
+{
+    expire_pending(fw, now);
+    fw_content(fw, FW_INTERNAL_FACE, msg, len, 0, now);
 }
 
 /* ---- timers ---- */

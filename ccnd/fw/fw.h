@@ -129,6 +129,10 @@ void fw_set_internal(struct fw *fw,
                      int (*handler)(void *arg, unsigned faceid, const uint8_t *interest,
                                     size_t len),
                      void *arg);
+/* A ContentObject of the internal client that answers the Interests
+ * pending for it now and is not kept in the content store: a control
+ * reply answers the request that made it, never a replay of it. */
+void fw_on_reply(struct fw *fw, const uint8_t *msg, size_t len, uint64_t now);
 /* Adds a prefix (encoded Name element) for the internal client. 0 or CCNX_E*. */
 int fw_internal_add_prefix(struct fw *fw, const uint8_t *name, size_t len);
 

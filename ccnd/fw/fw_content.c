@@ -64,7 +64,8 @@ static void satisfy_entry(struct fw *fw, struct pit_entry *e, unsigned from, con
     pit_consume(fw->pit, e);
 }
 
-void fw_content(struct fw *fw, unsigned faceid, const uint8_t *msg, size_t len, uint64_t now)
+void fw_content(struct fw *fw, unsigned faceid, const uint8_t *msg, size_t len, int store,
+                uint64_t now)
 {
     struct ccnx_content_parsed pc;
     /* No digest here: the PIT and the store compute it only for the rare
@@ -79,7 +80,7 @@ void fw_content(struct fw *fw, unsigned faceid, const uint8_t *msg, size_t len, 
     size_t n = pit_match(fw->pit, msg, len, &pc, digest, match, FW_MATCH_BATCH);
     if (n == 0) {
         /* a local application may publish ahead of demand; strangers may not fill our store */
-        if (fw_face_is_local(fw, faceid)) {
+        if (store && fw_face_is_local(fw, faceid)) {
             fw->stats.content_unsolicited_kept++;
             cs_insert(fw->cs, msg, len, &pc, digest, now, NULL);
         } else {
@@ -87,7 +88,9 @@ void fw_content(struct fw *fw, unsigned faceid, const uint8_t *msg, size_t len, 
         }
         return;
     }
-    cs_insert(fw->cs, msg, len, &pc, digest, now, NULL);
+    if (store) {
+        cs_insert(fw->cs, msg, len, &pc, digest, now, NULL);
+    }
     unsigned sent[FW_MATCH_BATCH * 4];
     size_t nsent = 0;
     while (n > 0) {

@@ -101,7 +101,8 @@ struct fw {
 /* fw_rec.c: frees a record's memory (fw_rec_remove also unlinks it). */
 void fw_rec_free_mem(struct fw_rec *r);
 /* fw_content.c: the ContentObject pipeline. */
-void fw_content(struct fw *fw, unsigned faceid, const uint8_t *msg, size_t len, uint64_t now);
+void fw_content(struct fw *fw, unsigned faceid, const uint8_t *msg, size_t len, int store,
+                uint64_t now);
 /* fw_rec.c: sends the record's Interest to faceid (counted, recorded in the PIT). */
 int fw_rec_send(struct fw *fw, struct fw_rec *rec, unsigned faceid, uint64_t now);
 /* fw_rec.c: records that something of the record is due at `when`. */

@@ -2,7 +2,8 @@
  * exactly the messages the reference's ccnpoke and ccnpeek sent in the
  * vectors (stream_unix_*), over ccnd's unix socket, and get the answers the
  * reference forwarder gave, in structure and bytes where they are
- * deterministic. */
+ * deterministic; and a control request replayed on another face is
+ * answered for that face. */
 #include "ccndtest.h"
 #include "testutil.h"
 
@@ -132,10 +133,69 @@ static void test_producer_consumer(void **state)
     ccnx_buf_free(&want);
 }
 
+/* The reference client's signed selfreg, sent on fd as an Interest to
+ * this ccnd (its id from the KEY object): the FaceID the reply names. */
+static long selfreg_face(int fd)
+{
+    struct ccnx_buf msg = CCNX_BUF_INIT, got = CCNX_BUF_INIT, want = CCNX_BUF_INIT;
+    vector_element("stream_unix_producer_to_ccnd.ccnb", 0, &msg);
+    tu_send_all(fd, msg.data, msg.len);
+    tu_read_element(fd, &got, "KEY object");
+    struct ccnx_content_parsed pc;
+    assert_int_equal(ccnx_content_parse(got.data, got.len, &pc), 0);
+    uint8_t ccndid[32];
+    memcpy(ccndid, got.data + pc.publisher.off, 32);
+    vector_element("stream_unix_producer_to_ccnd.ccnb", 1, &want);
+    struct ccnx_interest_parsed spi;
+    struct ccnx_mgmt_request req;
+    assert_int_equal(ccnx_interest_parse(want.data, want.len, &spi), 0);
+    assert_int_equal(ccnx_mgmt_request_parse(want.data + spi.name.off, spi.name.len, &req), 0);
+    struct ccnx_name n;
+    ccnx_name_init(&n);
+    assert_int_equal(ccnx_mgmt_request_name(&n, ccndid, "selfreg", req.request.p, req.request.n),
+                     0);
+    struct ccnx_interest_params ip;
+    ccnx_interest_params_init(&ip);
+    ip.name = n.enc.data;
+    ip.name_len = n.enc.len;
+    ccnx_buf_reset(&msg);
+    assert_int_equal(ccnx_interest_build(&msg, &ip), 0);
+    tu_send_all(fd, msg.data, msg.len);
+    tu_read_element(fd, &got, "selfreg reply");
+    assert_int_equal(ccnx_content_parse(got.data, got.len, &pc), 0);
+    struct ccnx_forwarding_entry fe;
+    assert_int_equal(
+        ccnx_forwarding_entry_parse(got.data + pc.content_value.off, pc.content_value.len, &fe), 0);
+    ccnx_name_free(&n);
+    ccnx_buf_free(&msg);
+    ccnx_buf_free(&got);
+    ccnx_buf_free(&want);
+    return (long)fe.face_id;
+}
+
+/* A control reply answers the request that made it only: the same signed
+ * request replayed on another face is carried out for that face, and its
+ * reply says so (a stored reply once told it "registered on face N" for
+ * the first face, though nothing was done for it). */
+static void test_control_reply_not_replayed(void **state)
+{
+    (void)state;
+    int first = tu_ccnd_connect(&ccnd);
+    int second = tu_ccnd_connect(&ccnd);
+    long a = selfreg_face(first);
+    long b = selfreg_face(second);
+    assert_true(a > 0 && b > 0);
+    assert_int_not_equal(a, b);
+    assert_int_equal(selfreg_face(first), a); /* the first face asking again */
+    close(first);
+    close(second);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_producer_consumer),
+        cmocka_unit_test(test_control_reply_not_replayed),
     };
     return cmocka_run_group_tests(tests, start_ccnd, stop_ccnd);
 }
