@@ -577,12 +577,12 @@ static void render_json(const struct status *st, const struct status_view *v, st
         (unsigned long long)g.propagating, (unsigned long long)g.noted,
         (unsigned long long)g.accepted, (unsigned long long)g.dropped, (unsigned long long)g.sent);
     ccnx_buf_printf(b,
-                    "\"tables\":{\"cs_entries\":%llu,\"cs_bytes\":%llu,\"cs_capacity\":%llu,"
-                    "\"cs_capacity_bytes\":%llu,\"cs_hits\":%llu,"
+                    "\"tables\":{\"cs_entries\":%llu,\"cs_bytes\":%llu,\"cs_charged\":%llu,"
+                    "\"cs_capacity\":%llu,\"cs_capacity_bytes\":%llu,\"cs_hits\":%llu,"
                     "\"cs_misses\":%llu,\"cs_evictions\":%llu,\"pit_entries\":%llu,"
                     "\"fib_prefixes\":%llu},\n",
                     (unsigned long long)g.cs.entries, (unsigned long long)g.cs.bytes,
-                    (unsigned long long)g.cs.capacity,
+                    (unsigned long long)g.cs.charged, (unsigned long long)g.cs.capacity,
                     (unsigned long long)(g.cs.max_bytes == UINT64_MAX ? 0 : g.cs.max_bytes),
                     (unsigned long long)g.cs.hits, (unsigned long long)g.cs.misses,
                     (unsigned long long)g.cs.evictions, (unsigned long long)g.propagating,
@@ -729,11 +729,11 @@ static void render_html(const struct status *st, const struct status_view *v, st
                     (unsigned long long)g.accepted, (unsigned long long)g.dropped,
                     (unsigned long long)g.sent, (unsigned long long)v->input_malformed);
     ccnx_buf_printf(b,
-                    "<div><b>Tables:</b> CS %llu objects (%llu bytes; at most %llu objects, "
-                    "%llu bytes; %llu hits, %llu misses, "
+                    "<div><b>Tables:</b> CS %llu objects (%llu bytes, %llu with their entries; "
+                    "at most %llu objects, %llu bytes with their entries; %llu hits, %llu misses, "
                     "%llu evicted), PIT %llu entries, FIB %llu prefixes</div>\n",
                     (unsigned long long)g.cs.entries, (unsigned long long)g.cs.bytes,
-                    (unsigned long long)g.cs.capacity,
+                    (unsigned long long)g.cs.charged, (unsigned long long)g.cs.capacity,
                     (unsigned long long)(g.cs.max_bytes == UINT64_MAX ? 0 : g.cs.max_bytes),
                     (unsigned long long)g.cs.hits, (unsigned long long)g.cs.misses,
                     (unsigned long long)g.cs.evictions, (unsigned long long)g.propagating,

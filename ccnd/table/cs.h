@@ -27,7 +27,8 @@
  *    levels.
  *
  * Capacity: a count of objects (CCND_CAP) and, when set, a bound on the
- * object bytes held (CCND_CAP_BYTES). Past either the least recently used
+ * bytes the entries cost, the objects with their nodes, keys and index
+ * share (CCND_CAP_BYTES). Past either the least recently used
  * object is evicted, by second chance: objects queue in arrival order, and
  * one returned by cs_lookup since it last reached the front goes to the
  * back once instead of out. A hit then only sets a bit in its entry, rather
@@ -69,6 +70,8 @@ struct cs_entry;
 struct cs_stats {
     uint64_t entries;    /* objects held */
     uint64_t bytes;      /* object bytes held */
+    uint64_t charged;    /* what the entries cost, their nodes, keys and index share
+                            included: what max_bytes bounds */
     uint64_t hits;       /* cs_lookup calls that returned an object */
     uint64_t misses;     /* cs_lookup calls that returned none */
     uint64_t evictions;  /* objects dropped for capacity */
@@ -78,7 +81,7 @@ struct cs_stats {
     uint64_t memory;     /* bytes held for entries (node, key, object), the arena's free
                             blocks included: what the store costs beyond its index */
     uint64_t capacity;   /* the bounds: objects */
-    uint64_t max_bytes;  /* and object bytes (UINT64_MAX: none) */
+    uint64_t max_bytes;  /* and bytes charged (UINT64_MAX: none) */
 };
 
 /* Allocates an empty store holding at most `capacity` objects; NULL when
@@ -87,7 +90,8 @@ struct cs *cs_create(size_t capacity);
 void cs_destroy(struct cs *cs);
 /* Changes the capacity, evicting least recently used objects past it. */
 void cs_set_capacity(struct cs *cs, size_t capacity);
-/* Bounds the object bytes held as well (0: no bound), evicting as above. */
+/* Bounds the bytes the entries cost as well (stats.charged: objects with
+ * their nodes, keys and index share; 0: no bound), evicting as above. */
 void cs_set_max_bytes(struct cs *cs, uint64_t max_bytes);
 /* Default time-to-stale for objects without FreshnessSeconds (negative:
  * use the limit) and the limit on any object's (0 keeps the current one). */
