@@ -80,6 +80,8 @@ struct ccnr {
     uint64_t start_writes_refused; /* not answered: CCNR_MAX_WRITES were running */
     uint64_t imports;              /* bulk import commands handled since start */
     uint64_t imported;             /* objects they added */
+    int full_rc;                   /* the store filled up (CCNR_STORE_E_FULL or _DISK), or 0 */
+    int64_t full_ms;               /* when it last did */
 };
 
 /* serve.c: the filters on the policy's namespaces, registered with ccnd
@@ -114,6 +116,12 @@ void ccnr_write_stop_all(struct ccnr *r);
 #define CCNR_MAX_WRITES 64
 /* 1 when a new fetch may start now. */
 int ccnr_write_has_room(const struct ccnr *r);
+/* After the store filled up, start-writes are refused for this long (then
+ * a new one tries again: space may have been made). */
+#define CCNR_FULL_REFUSE_MS 10000
+/* Why start-writes are refused now (the store filled up less than
+ * CCNR_FULL_REFUSE_MS ago), or NULL. */
+const char *ccnr_write_refusal(const struct ccnr *r);
 /* Calls fn for each fetch still running, with its prefix (a URI) and the
  * objects it stored so far (committed), for the status page. */
 void ccnr_write_foreach(const struct ccnr *r,

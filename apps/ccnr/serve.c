@@ -36,9 +36,10 @@ static const char *uri_of(struct ccnx_buf *b, const uint8_t *name, size_t len)
 }
 
 /* Puts a RepositoryInfo (DATA naming `held` when not NULL, else INFO)
- * named by the Interest's name, with an InfoString when info is not NULL. */
-static int reply_info(struct ccnr *r, const uint8_t *ibuf, const struct ccnx_interest_parsed *pi,
-                      const struct ccnx_name *held, const char *info)
+ * named by the Interest's name, with an InfoString when info is not NULL;
+ * as a NACK when `refuse` (the InfoString says why). */
+static int reply_info_as(struct ccnr *r, const uint8_t *ibuf, const struct ccnx_interest_parsed *pi,
+                         const struct ccnx_name *held, const char *info, int refuse)
 {
     struct ccnx_buf body = CCNX_BUF_INIT, obj = CCNX_BUF_INIT;
     int rc = ccnx_repo_info_build(&body, &r->set.global_prefix, held, held != NULL, info);
@@ -47,7 +48,8 @@ static int reply_info(struct ccnr *r, const uint8_t *ibuf, const struct ccnx_int
         ccnx_content_params_init(&p);
         p.name = ibuf + pi->name.off;
         p.name_len = pi->name.len;
-        p.freshness = REPLY_FRESHNESS;
+        p.freshness = refuse ? 1 : REPLY_FRESHNESS;
+        p.type = refuse ? CCNX_TYPE_NACK : CCNX_TYPE_DATA;
         p.content = body.data;
         p.content_len = body.len;
         rc = ccnx_content_sign(&obj, &p, ccnx_keystore_key(r->ks));
@@ -59,6 +61,12 @@ static int reply_info(struct ccnr *r, const uint8_t *ibuf, const struct ccnx_int
     ccnx_buf_free(&body);
     ccnx_buf_free(&obj);
     return rc;
+}
+
+static int reply_info(struct ccnr *r, const uint8_t *ibuf, const struct ccnx_interest_parsed *pi,
+                      const struct ccnx_name *held, const char *info)
+{
+    return reply_info_as(r, ibuf, pi, held, info, 0);
 }
 
 /* The scope rule of CCNR_START_WRITE_SCOPE_LIMIT: below 3 the Interest
@@ -83,6 +91,14 @@ static void start_write(struct ccnr *r, const uint8_t *ibuf, const struct ccnx_i
                      uri, CCNR_MAX_WRITES, (unsigned long long)r->start_writes_refused);
         }
         ccnx_buf_free(&u);
+        return;
+    }
+    const char *refusal = ccnr_write_refusal(r);
+    if (refusal != NULL) {
+        /* told at once, so a writer need not wait for fetches that never come */
+        ccnr_log(CCNR_WARNING, "start-write of %s refused: %s", uri, refusal);
+        ccnx_buf_free(&u);
+        reply_info_as(r, ibuf, pi, NULL, refusal, 1);
         return;
     }
     ccnr_log(CCNR_INFO, "start-write of %s from segment %llu", uri, (unsigned long long)segment);

@@ -740,7 +740,7 @@ const char *ccnr_store_strerror(int rc)
     case CCNR_STORE_E_FULL:
         return "repository full (CCNR_MAX_BYTES)";
     case CCNR_STORE_E_DISK:
-        return "no space left on the disk holding the store";
+        return "repository full: no space left on the disk holding the store";
     case CCNR_STORE_E_NAME:
         return "name too long to be stored";
     default:

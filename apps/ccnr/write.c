@@ -70,11 +70,30 @@ static void stop_write(struct ccnr_write *w, enum ccnr_level level, const char *
     schedule_reap(w->r);
 }
 
+/* A full store (its bound or its disk) refuses start-writes for a while,
+ * so writers hear of it at once instead of timing out. */
+static void note_full(struct ccnr *r, int rc)
+{
+    if (rc == CCNR_STORE_E_FULL || rc == CCNR_STORE_E_DISK) {
+        r->full_rc = rc;
+        r->full_ms = ccnx_client_now_ms();
+    }
+}
+
+const char *ccnr_write_refusal(const struct ccnr *r)
+{
+    if (r->full_rc == 0 || ccnx_client_now_ms() - r->full_ms >= CCNR_FULL_REFUSE_MS) {
+        return NULL;
+    }
+    return ccnr_store_strerror(r->full_rc);
+}
+
 /* The open batch is gone (abort or failed commit): every fetch that had
  * objects in it stops, since those segments will not be asked for again. */
 static void lose_batch(struct ccnr *r, int rc)
 {
     const char *why = ccnr_store_strerror(rc);
+    note_full(r, rc);
     r->batch_open = 0;
     r->batch_objects = 0;
     for (struct ccnr_write *w = r->writes; w != NULL; w = w->next) {
@@ -126,6 +145,7 @@ static void add_object(struct ccnr_write *w, uint64_t seg, const uint8_t *obj, s
     struct ccnr *r = w->r;
     int rc = r->batch_open ? 0 : ccnr_store_begin(r->store);
     if (rc != 0) {
+        note_full(r, rc);
         stop_write(w, CCNR_ERROR, ccnr_store_strerror(rc));
         return;
     }

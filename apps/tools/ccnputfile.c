@@ -25,7 +25,10 @@
 #define REGISTER_WAIT_MS 5000
 #define PROGRESS_MS      250
 #define REPO_STALL_S     20 /* a repository that fetches nothing for this long has given up */
-#define REPO_BUFFER      ((size_t)16 << 20) /* signed bytes held while a repository fetches */
+/* A repository that fetches nothing for this long is asked again whether
+ * it takes the file: one that stopped (full) answers so at once. */
+#define REPO_RECHECK_MS 1000
+#define REPO_BUFFER     ((size_t)16 << 20) /* signed bytes held while a repository fetches */
 
 struct put_opts {
     const char *uri;
@@ -48,9 +51,11 @@ struct job {
     int fd;
     uint64_t size;
     enum { REPO_ASKING, REPO_NONE, REPO_TAKES } repo; /* the answer to the start-write */
-    int streaming; /* the writer holds a bounded amount, for the repository */
-    int stored;    /* the repository answered for the final segment itself */
-    int progress;  /* stderr is a terminal */
+    int streaming;  /* the writer holds a bounded amount, for the repository */
+    int stored;     /* the repository answered for the final segment itself */
+    int rechecking; /* a start-write sent again is out (REPO_RECHECK_MS) */
+    int asked_idle; /* asked again since the repository last fetched */
+    int progress;   /* stderr is a terminal */
     int64_t started_ms;
 };
 
@@ -201,6 +206,14 @@ static void on_repo_answer(void *arg, int rc, const uint8_t *reply, size_t len,
 {
     (void)len;
     struct job *j = arg;
+    if (rc == CCNX_E_REFUSED) {
+        tool_die("the repository does not take %s: %.*s", (const char *)j->uri.data,
+                 (int)ri->info_string.len, (const char *)reply + ri->info_string.off);
+    }
+    if (j->rechecking) {
+        j->rechecking = 0; /* it still takes the file, or did not answer: wait on */
+        return;
+    }
     if (rc == CCNX_E_NOTFOUND) {
         tool_warn("no repository answered within %ld s; serving %s until %s", j->o.repo_wait_s,
                   (const char *)j->uri.data, j->o.expire_s > 0 ? "-x expires" : "interrupted");
@@ -280,16 +293,37 @@ static void step(struct job *j, int ms)
     }
 }
 
-/* Dies when the repository has fetched nothing for REPO_STALL_S: *seen
- * and *moved track the segments fetched and when that last changed. */
+/* Asks the repository again whether it takes the file (on_repo_answer
+ * dies when it says no). */
+static void recheck_repo(struct job *j)
+{
+    struct ccnx_repo_write_opts ro;
+    ccnx_repo_write_opts_init(&ro);
+    ro.scope = j->o.scope;
+    ro.timeout_ms = REPO_RECHECK_MS;
+    if (ccnx_seqwriter_start_write_async(j->w, &ro, on_repo_answer, j) == 0) {
+        j->rechecking = 1;
+    }
+}
+
+/* Dies when the repository has fetched nothing for REPO_STALL_S, or
+ * refuses the file when asked again after REPO_RECHECK_MS without
+ * progress: *seen and *moved track the segments fetched and when that
+ * last changed. */
 static void check_stall(struct job *j, uint64_t *seen, int64_t *moved)
 {
     struct ccnx_seqwriter_stats st;
     ccnx_seqwriter_get_stats(j->w, &st);
+    int64_t idle = ccnx_client_now_ms() - *moved;
     if (st.segments_sent != *seen) {
         *seen = st.segments_sent;
         *moved = ccnx_client_now_ms();
-    } else if (ccnx_client_now_ms() - *moved > REPO_STALL_S * 1000) {
+        j->asked_idle = 0;
+    } else if (j->repo == REPO_TAKES && !j->rechecking && idle > REPO_RECHECK_MS &&
+               !j->asked_idle) {
+        j->asked_idle = 1;
+        recheck_repo(j);
+    } else if (idle > REPO_STALL_S * 1000) {
         tool_die("the repository stopped fetching %s after %llu of %llu segments",
                  (const char *)j->uri.data, (unsigned long long)*seen,
                  (unsigned long long)st.segments);

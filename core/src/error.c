@@ -45,6 +45,8 @@ const char *ccnx_strerror(int code)
         return "keystore unreadable or wrong password";
     case CCNX_E_KEYNOTFOUND:
         return "the key the object names could not be fetched";
+    case CCNX_E_REFUSED:
+        return "refused";
     }
     return "unknown error";
 }

@@ -232,6 +232,7 @@ static int repo_reply_info(const uint8_t *obj, size_t len, struct ccnx_repo_info
         ccnx_repo_info_parse(obj + pc.content_value.off, pc.content_value.len, ri) != 0) {
         return CCNX_E_VALUE;
     }
+    int rc = pc.type == CCNX_TYPE_NACK ? CCNX_E_REFUSED : 0;
     size_t shift = pc.content_value.off;
     struct ccnx_span *spans[] = {&ri->version, &ri->repo_version, &ri->global_prefix,
                                  &ri->local_name, &ri->info_string};
@@ -243,7 +244,7 @@ static int repo_reply_info(const uint8_t *obj, size_t len, struct ccnx_repo_info
     for (size_t i = 0; i < ri->name_count; i++) {
         ri->names[i].off += shift;
     }
-    return 0;
+    return rc;
 }
 
 /* A start-write in flight. *owner points to it until it ends, so that its
@@ -266,8 +267,10 @@ static void repo_wait_end(struct repo_wait *rw, int rc, const uint8_t *obj, size
     ccnx_repo_write_fn done = rw->done;
     void *arg = rw->arg;
     free(rw);
-    /* Last: done may destroy the seqwriter that owned the wait. */
-    done(arg, rc, rc == 0 ? obj : NULL, rc == 0 ? len : 0, rc == 0 ? &ri : NULL);
+    /* Last: done may destroy the seqwriter that owned the wait. A refusal
+     * comes with its reply (the reason in its InfoString). */
+    int answered = rc == 0 || rc == CCNX_E_REFUSED;
+    done(arg, rc, answered ? obj : NULL, answered ? len : 0, answered ? &ri : NULL);
 }
 
 static void repo_wait_content(void *arg, const uint8_t *obj, size_t len,
@@ -331,11 +334,11 @@ static void repo_sync_done(void *arg, int rc, const uint8_t *reply, size_t len,
     struct repo_sync *st = arg;
     st->done = 1;
     st->rc = rc;
-    if (rc == 0 && st->reply != NULL) {
+    if (reply != NULL && st->reply != NULL) {
         ccnx_buf_reset(st->reply);
-        st->rc = ccnx_buf_append(st->reply, reply, len) != 0 ? CCNX_E_NOMEM : 0;
+        st->rc = ccnx_buf_append(st->reply, reply, len) != 0 ? CCNX_E_NOMEM : rc;
     }
-    if (rc == 0 && st->ri != NULL) {
+    if (reply != NULL && st->ri != NULL) {
         *st->ri = *ri; /* its spans count from the start of the reply, copied or not */
     }
     ccnx_client_stop(st->c);

@@ -135,15 +135,25 @@ CCNR_DIRECTORY="$T/conf" bad unknown "unknown setting CCNR_COLOUR"
 "$B/ccnr" -x 2>"$T/usage.err"
 [ $? = 2 ] || fail "ccnr -x: not a usage error"
 
-# A store smaller than the file: "repository full", ccnr keeps running.
+# A store smaller than the file: "repository full", ccnr keeps running,
+# and the writer hears of it within seconds (it asks again after a second
+# without progress and is refused), not after its 20 s stall timeout.
 mkdir "$T/small"
 CCNR_DIRECTORY="$T/small" CCNR_MAX_BYTES=1M start_ccnr full.err
 timeout 120 "$B/ccnputfile" ccnx:/rt/big "$T/file" 2>"$T/put-full.err" &
 put=$!
 wait_log "$T/full.err" "ccnr: ERROR: stopped storing ccnx:/rt/big/.*: repository full" 300 ||
     fail "full store: no 'repository full' line"
+full_at=$(date +%s)
+wait "$put"
+rc=$?
+took=$(($(date +%s) - full_at))
+[ "$rc" = 1 ] || fail "the writer into a full store exited $rc, not 1"
+grep -q "does not take ccnx:/rt/big.*: repository full" "$T/put-full.err" ||
+    fail "the writer was not told the store is full: $(tail -n 2 "$T/put-full.err")"
+[ "$took" -lt 10 ] || fail "the writer learned of the full store only after $took s"
+grep -q "start-write of ccnx:/rt/big/.* refused: repository full" "$T/full.err" ||
+    fail "ccnr did not log the refusal"
 kill -0 "$CCNR_PID" || fail "ccnr died when its store was full"
-kill "$put" 2>/dev/null
-wait "$put" 2>/dev/null
 stop_ccnr
 echo "ok"

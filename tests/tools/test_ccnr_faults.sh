@@ -151,15 +151,17 @@ else
     CCNR_DIRECTORY="$MNT" CCNR_MAX_BYTES=64M start_ccnr r6.err
     timeout 60 "$B/ccnputfile" ccnx:/ft/three "$T/three" 2>"$T/put5.err" ||
         fail "ccnputfile onto the tmpfs: $(tail -n 2 "$T/put5.err")"
-    # ccnputfile gives up only after 20 s without progress: not waited for
+    # the writer is refused when it asks again, and says why
     timeout 60 "$B/ccnputfile" ccnx:/ft/forty "$T/forty" 2>"$T/put6.err" &
     PUT_PID=$!
-    wait_log "$T/r6.err" "^ccnr: ERROR: stopped storing ccnx:/ft/forty/[^:]*: no space left on the disk" 300 ||
+    wait_log "$T/r6.err" "^ccnr: ERROR: stopped storing ccnx:/ft/forty/[^:]*: repository full: no space left on the disk" 300 ||
         fail "no log line on the full disk: $(tail -n 3 "$T/r6.err")"
     grep -q "^ccnr: INFO: stored ccnx:/ft/forty/" "$T/r6.err" && fail "40 MB stored on a 16 MB disk"
-    kill "$PUT_PID" 2>/dev/null
-    wait "$PUT_PID" 2>/dev/null
+    wait "$PUT_PID"
+    [ $? = 1 ] || fail "the writer onto the full disk did not fail"
     PUT_PID=
+    grep -q "repository full: no space left on the disk" "$T/put6.err" ||
+        fail "the writer was not told the disk is full: $(tail -n 2 "$T/put6.err")"
     kill -0 "$CCNR_PID" || fail "ccnr died when the disk filled"
     restart_ccnd
     getfile ccnx:/ft/three "$T/three" three-back

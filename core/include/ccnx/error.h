@@ -33,6 +33,7 @@ enum ccnx_error {
     CCNX_E_XML = -18,         /* malformed XML text */
     CCNX_E_KEYSTORE = -19,    /* keystore unreadable or wrong password */
     CCNX_E_KEYNOTFOUND = -20, /* the key an object names could not be fetched */
+    CCNX_E_REFUSED = -21,     /* the other side answered that it will not do it */
 };
 
 /* A short English description of a CCNX_E* code; never NULL. */

@@ -228,9 +228,12 @@ int ccnx_repo_start_write_interest(struct ccnx_buf *out, const struct ccnx_name 
  * repository answers (the seqwriter meanwhile answers the repository's
  * first Interests). 0 with the reply object in *reply and its RepositoryInfo
  * in *ri (spans into reply->data; either may be NULL when not wanted);
- * CCNX_E_NOTFOUND when no repository answered in time (the caller may serve
- * the content itself), CCNX_E_VALUE when the answer is not a RepositoryInfo,
- * CCNX_E_IO when ccnd is gone. */
+ * CCNX_E_REFUSED when the repository answered that it takes nothing now
+ * (a NACK: the reply and its RepositoryInfo are set, the reason in
+ * ri->info_string, e.g. "repository full"); CCNX_E_NOTFOUND when no
+ * repository answered in time (the caller may serve the content itself),
+ * CCNX_E_VALUE when the answer is not a RepositoryInfo, CCNX_E_IO when
+ * ccnd is gone. */
 int ccnx_repo_start_write(struct ccnx_client *c, const struct ccnx_name *name,
                           const struct ccnx_repo_write_opts *o, struct ccnx_buf *reply,
                           struct ccnx_repo_info *ri);
@@ -243,8 +246,10 @@ int ccnx_seqwriter_start_write(struct ccnx_seqwriter *w, const struct ccnx_repo_
 
 /* The start-write's outcome: rc 0 with the reply object reply[0..len) and
  * its RepositoryInfo (spans into reply; both valid during the call only),
- * CCNX_E_NOTFOUND when no repository answered in time, CCNX_E_VALUE when
- * the answer is not a RepositoryInfo. The seqwriter may be destroyed in it. */
+ * CCNX_E_REFUSED with them too when the repository takes nothing now (the
+ * reason in the InfoString), CCNX_E_NOTFOUND when no repository answered in
+ * time, CCNX_E_VALUE when the answer is not a RepositoryInfo. The seqwriter
+ * may be destroyed in it. */
 typedef void (*ccnx_repo_write_fn)(void *arg, int rc, const uint8_t *reply, size_t len,
                                    const struct ccnx_repo_info *ri);
 /* ccnx_seqwriter_start_write without waiting: sends the start-write and
