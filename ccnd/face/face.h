@@ -55,6 +55,7 @@ enum face_drop {
     FACE_DROP_PARTIAL,   /* datagram ending inside an element */
     FACE_DROP_UNWRAP,    /* junk inside a CCNProtocolDataUnit */
     FACE_DROP_NO_PEER,   /* UDP socket: from a new peer, no whole message or no room */
+    FACE_DROP_REFUSED,   /* listener: connection refused (descriptor reserve, per address) */
     FACE_DROP_COUNT
 };
 
@@ -65,9 +66,10 @@ enum face_close_reason {
     FACE_CLOSE_MALFORMED, /* stream carried undecodable bytes */
     FACE_CLOSE_OVERSIZE,  /* stream carried an element beyond max_message */
     FACE_CLOSE_STALLED,   /* peer did not read its queue for stall_timeout_us */
-    FACE_CLOSE_IDLE,      /* UDP peer silent for udp_idle_timeout_us */
+    FACE_CLOSE_IDLE,      /* UDP peer silent for udp_idle_timeout_us, TCP peer for its own */
     FACE_CLOSE_SHUTDOWN,  /* face_table_destroy */
     FACE_CLOSE_EVICTED,   /* UDP peer closed to make room for a new sender (max_udp_peers) */
+    FACE_CLOSE_SILENT,    /* TCP peer held part of a message, or sent none, past its time limit */
 };
 
 /* Link SequenceNumber policy on unicast UDP faces. */
@@ -88,6 +90,13 @@ struct face_config {
     size_t mtu; /* CCND_MTU: queued messages packed into one datagram up to this many
                  * bytes (a larger message still goes alone); 0: one per datagram */
     int listen_backlog;
+    /* Connections from other hosts (face_guard.c; 0 turns a limit off): */
+    unsigned fd_reserve;          /* descriptors kept for this host's programs */
+    unsigned max_per_address;     /* connections from one address at most */
+    uint64_t partial_timeout_us;  /* holding part of a message this long closes it */
+    uint64_t silent_timeout_us;   /* no message at all this long after accept closes it */
+    uint64_t tcp_idle_timeout_us; /* no message this long, nothing holding it, closes it */
+    int guard_loopback;           /* tests: loopback peers count as other hosts */
 };
 
 struct face_counters {

@@ -239,6 +239,7 @@ static void http_close(struct face *f)
     loop_timer_stop(f->ft->loop, &f->k.http->timer);
     free(f->k.http);
     f->k.http = NULL;
+    face_guard_remove(f); /* it came in as a TCP connection, counted as one */
     face_stream_close(f);
 }
 

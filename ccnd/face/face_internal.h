@@ -64,6 +64,8 @@ struct face {
     size_t queued;
     uint64_t last_rx;       /* loop time of the last input */
     uint64_t last_progress; /* loop time output last moved (or was first queued) */
+    uint64_t last_msg;      /* loop time of the last whole message in (or of the face's making) */
+    int guarded;            /* counted per address and held to the time limits (face_guard.c) */
     struct face_counters c;
     int last_errno;
     int64_t owner;       /* FACE_UID_NONE or the uid that made the face */
@@ -113,6 +115,7 @@ struct face_table {
     unsigned udp_accepted;      /* UDP peer faces made for senders (FACE_F_ACCEPTED) */
     unsigned udp_evict_cursor;  /* the slot the last eviction scan ended at */
     struct ccnx_htab udp_peers; /* every UDP peer face, by its socket and address */
+    struct ccnx_htab per_addr;  /* connections from other hosts, counted by address */
     uint8_t *dgram;             /* receive buffer for one datagram */
     face_http_fn http_fn;       /* status page handler, or NULL */
     void *http_arg;
@@ -152,6 +155,20 @@ unsigned face_addr_flags(const struct sockaddr *sa);
 int face_addr_equal(const struct sockaddr *a, socklen_t alen, const struct sockaddr *b,
                     socklen_t blen);
 int face_set_nonblock(int fd);
+
+/* face_guard.c: limits on connections from other hosts */
+/* 1 when the limits apply to a face with these flags (not from this host). */
+int face_guard_applies(const struct face_table *ft, unsigned flags);
+/* 1 when a connection (descriptor fd, from sa) may be accepted: within the
+ * descriptor reserve and the bound per address. */
+int face_guard_admit(struct face_table *ft, int fd, const struct sockaddr *sa, unsigned flags);
+/* Counts an accepted connection (f->addr set) and turns TCP keepalive on. */
+void face_guard_add(struct face *f);
+/* Uncounts it (on close); nothing for a face never counted. */
+void face_guard_remove(struct face *f);
+/* Closes a counted connection past its time limits. */
+void face_guard_sweep(struct face *f, uint64_t now);
+void face_guard_free(struct face_table *ft);
 
 /* face_stream.c: what the HTTP kind shares with the stream kinds */
 void face_stream_flush(struct face *f);

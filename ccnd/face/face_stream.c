@@ -326,6 +326,11 @@ static void accept_one(struct face *l, int fd, const struct sockaddr_storage *ss
         flags |= FACE_F_LOCAL;
     } else {
         flags |= face_addr_flags((const struct sockaddr *)ss);
+        if (!face_guard_admit(ft, fd, (const struct sockaddr *)ss, flags)) {
+            l->c.drops[FACE_DROP_REFUSED]++;
+            close(fd);
+            return;
+        }
         int one = 1;
         setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
     }
@@ -344,6 +349,9 @@ static void accept_one(struct face *l, int fd, const struct sockaddr_storage *ss
         memcpy(&f->addr, ss, sizeof(*ss));
         f->addrlen = len;
         face_addr_text((const struct sockaddr *)ss, len, f->remote, sizeof(f->remote));
+        if (face_guard_applies(ft, flags)) {
+            face_guard_add(f);
+        }
     }
     face_announce(f);
 }
@@ -558,11 +566,23 @@ static const struct face_ops unix_ops = {
     .peer_uid = unix_peer_uid,
 };
 
+static void tcp_close(struct face *f)
+{
+    face_guard_remove(f);
+    face_stream_close(f);
+}
+
+static void tcp_sweep(struct face *f, uint64_t now)
+{
+    face_stream_sweep(f, now);
+    face_guard_sweep(f, now);
+}
+
 static const struct face_ops tcp_ops = {
     .kind = FACE_KIND_TCP,
     .flush = face_stream_flush,
-    .close = face_stream_close,
-    .sweep = face_stream_sweep,
+    .close = tcp_close,
+    .sweep = tcp_sweep,
     .input = stream_input,
     .eof = stream_eof,
     .peer_uid = tcp_peer_uid,

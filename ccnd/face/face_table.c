@@ -24,6 +24,11 @@ void face_config_default(struct face_config *cfg)
     cfg->sweep_interval_us = 1000000u;
     cfg->udp_seq = FACE_SEQ_PROBE;
     cfg->listen_backlog = 128;
+    cfg->fd_reserve = 64;
+    cfg->max_per_address = 64;
+    cfg->partial_timeout_us = 10u * 1000000u;
+    cfg->silent_timeout_us = 60u * 1000000u;
+    cfg->tcp_idle_timeout_us = 900u * 1000000u;
 }
 
 static void face_sweep(struct loop *loop, void *arg);
@@ -47,6 +52,7 @@ struct face_table *face_table_create(struct loop *loop, const struct face_config
     ft->dgram = malloc(FACE_DGRAM_MAX);
     ft->udp_sock[0] = ft->udp_sock[1] = FACE_NONE;
     int peers = ccnx_htab_init(&ft->udp_peers, 16);
+    peers = peers == 0 ? ccnx_htab_init(&ft->per_addr, 16) : peers;
     ft->rover = 1;
     ft->reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
     loop_timer_init(&ft->sweep, face_sweep, ft);
@@ -55,6 +61,7 @@ struct face_table *face_table_create(struct loop *loop, const struct face_config
             0) {
         free(ft->dgram);
         ccnx_htab_free(&ft->udp_peers);
+        ccnx_htab_free(&ft->per_addr);
         if (ft->reserve_fd >= 0) {
             close(ft->reserve_fd);
         }
@@ -198,6 +205,7 @@ void face_table_destroy(struct face_table *ft)
     free(ft->slots);
     free(ft->dgram);
     ccnx_htab_free(&ft->udp_peers);
+    face_guard_free(ft);
     free(ft);
 }
 
@@ -252,7 +260,7 @@ struct face *face_new(struct face_table *ft, const struct face_ops *ops, unsigne
     f->owner = FACE_UID_NONE;
     f->peer_uid = -1;
     f->faceid = slot | ft->gen;
-    f->last_rx = f->last_progress = loop_now(ft->loop);
+    f->last_rx = f->last_progress = f->last_msg = loop_now(ft->loop);
     framer_stream_init(&f->in, ft->cfg.max_message);
     ft->slots[slot] = f;
     ft->rover = slot + 1;
@@ -402,6 +410,7 @@ static void deliver(void *arg, const uint8_t *msg, size_t len)
         return; /* closed by an earlier message of the same read */
     }
     f->c.msgs_in++;
+    f->last_msg = loop_now(f->ft->loop);
     if (f->ft->cb.message != NULL) {
         f->ft->cb.message(f->ft->cb.arg, f->faceid, msg, len);
     }
@@ -558,7 +567,7 @@ const char *face_kind_name(enum face_kind kind)
 const char *face_close_reason_name(enum face_close_reason why)
 {
     static const char *const names[] = {"requested", "eof",  "error",    "malformed", "oversize",
-                                        "stalled",   "idle", "shutdown", "evicted"};
+                                        "stalled",   "idle", "shutdown", "evicted",   "silent"};
     if ((unsigned)why < sizeof(names) / sizeof(names[0])) {
         return names[why];
     }

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <stdio.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -382,6 +383,134 @@ static void test_tcp_connect_refused(void **state)
     h_free(&h);
 }
 
+static int tcp_client(const struct sockaddr_storage *ss, socklen_t sl)
+{
+    int fd = socket(ss->ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    assert_true(fd >= 0);
+    assert_int_equal(connect(fd, (const struct sockaddr *)ss, sl), 0);
+    return fd;
+}
+
+static uint64_t listener_drops(struct harness *h, unsigned lid, enum face_drop kind)
+{
+    struct face_info info;
+    assert_int_equal(face_get_info(h->ft, lid, &info), 0);
+    return info.counters.drops[kind];
+}
+
+/* The face accepted for a client socket: the one whose remote address is
+ * the client's own. */
+static unsigned face_for_client(struct harness *h, int fd)
+{
+    struct sockaddr_storage me;
+    socklen_t ml = sizeof me;
+    assert_int_equal(getsockname(fd, (struct sockaddr *)&me, &ml), 0);
+    char text[FACE_ADDR_TEXT];
+    snprintf(text, sizeof text, "127.0.0.1:%u",
+             (unsigned)ntohs(((struct sockaddr_in *)&me)->sin_port));
+    for (unsigned id = face_next(h->ft, FACE_NONE); id != FACE_NONE; id = face_next(h->ft, id)) {
+        struct face_info info;
+        if (face_get_info(h->ft, id, &info) == 0 && strcmp(info.remote, text) == 0) {
+            return id;
+        }
+    }
+    fail_msg("no face for %s", text);
+    return FACE_NONE;
+}
+
+/* The face a client's message arrived on (the client sends one). */
+static unsigned face_of(struct harness *h, int fd, const uint8_t *msg, size_t n)
+{
+    size_t before = h->nmsgs;
+    assert_int_equal(write(fd, msg, n), (ssize_t)n);
+    H_RUN_UNTIL(h, h->nmsgs > before, 2000);
+    assert_true(h->nmsgs > before);
+    return h->msg_face[before];
+}
+
+static enum face_close_reason closed_why(struct harness *h, unsigned id, int ms)
+{
+    H_RUN_UNTIL(h, h_destroyed_index(h, id) >= 0, ms);
+    int k = h_destroyed_index(h, id);
+    assert_true(k >= 0);
+    return h->why[k];
+}
+
+/* Accepted TCP faces alive now. */
+static size_t tcp_faces(struct harness *h)
+{
+    size_t n = 0;
+    for (unsigned id = face_next(h->ft, FACE_NONE); id != FACE_NONE; id = face_next(h->ft, id)) {
+        struct face_info info;
+        n += face_get_info(h->ft, id, &info) == 0 && info.kind == FACE_KIND_TCP;
+    }
+    return n;
+}
+
+/* Connections from other hosts (loopback counts as one here): beyond the
+ * bound per address they are refused; one that holds part of a message,
+ * sends none, or goes quiet while nothing holds it is closed after its
+ * time limit. */
+static void test_tcp_guard(void **state)
+{
+    (void)state;
+    struct face_config cfg;
+    face_config_default(&cfg);
+    cfg.guard_loopback = 1;
+    cfg.max_per_address = 3;
+    cfg.sweep_interval_us = 20000;
+    cfg.partial_timeout_us = 200000;
+    cfg.silent_timeout_us = 400000;
+    cfg.tcp_idle_timeout_us = 300000;
+    struct harness h;
+    h_init(&h, &cfg);
+    struct sockaddr_in in = {.sin_family = AF_INET};
+    in.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    unsigned lid;
+    assert_int_equal(face_listen_tcp(h.ft, (struct sockaddr *)&in, sizeof in, &lid), 0);
+    struct sockaddr_storage ss;
+    socklen_t sl;
+    assert_int_equal(face_local_addr(h.ft, lid, &ss, &sl), 0);
+    int c[5];
+    for (int i = 0; i < 5; i++)
+        c[i] = tcp_client(&ss, sl);
+    H_RUN_UNTIL(&h, listener_drops(&h, lid, FACE_DROP_REFUSED) >= 2, 2000);
+    assert_int_equal(listener_drops(&h, lid, FACE_DROP_REFUSED), 2);
+    for (int i = 3; i < 5; i++) { /* the last two were refused: closed at once */
+        struct pollfd p = {c[i], POLLIN, 0};
+        uint8_t b;
+        assert_int_equal(poll(&p, 1, 2000), 1);
+        assert_int_equal(read(c[i], &b, 1), 0);
+    }
+    struct ccnx_buf m = CCNX_BUF_INIT;
+    tu_read_vector("int_name_only.ccnb", &m);
+    unsigned whole = face_of(&h, c[0], m.data, m.len);
+    unsigned quiet = whole;
+    h.busy[h.nbusy++] = whole; /* something holds it: kept while quiet */
+    assert_int_equal(write(c[1], m.data, m.len / 2), (ssize_t)(m.len / 2));
+    unsigned partial = face_for_client(&h, c[1]), silent = face_for_client(&h, c[2]);
+    assert_int_equal(face_for_client(&h, c[0]), whole);
+    assert_int_equal(closed_why(&h, partial, 2000), FACE_CLOSE_SILENT);
+    assert_int_equal(closed_why(&h, silent, 2000), FACE_CLOSE_SILENT);
+    assert_int_equal(h_destroyed_index(&h, quiet), -1);
+    h.nbusy = 0;
+    assert_int_equal(closed_why(&h, quiet, 2000), FACE_CLOSE_IDLE);
+    /* the count per address went down with them: three are taken again */
+    int d[3];
+    for (int i = 0; i < 3; i++)
+        d[i] = tcp_client(&ss, sl);
+    H_RUN_UNTIL(&h, tcp_faces(&h) >= 3, 2000);
+    for (int i = 0; i < 3; i++)
+        face_for_client(&h, d[i]);
+    assert_int_equal(listener_drops(&h, lid, FACE_DROP_REFUSED), 2);
+    for (int i = 0; i < 5; i++)
+        close(c[i]);
+    for (int i = 0; i < 3; i++)
+        close(d[i]);
+    ccnx_buf_free(&m);
+    h_free(&h);
+}
+
 /* Ids of closed faces are not handed out again at once. */
 static void test_faceid_reuse(void **state)
 {
@@ -495,6 +624,7 @@ int main(void)
         cmocka_unit_test(test_tcp4),
         cmocka_unit_test(test_tcp6),
         cmocka_unit_test(test_tcp_connect_refused),
+        cmocka_unit_test(test_tcp_guard),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
