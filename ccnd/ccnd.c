@@ -16,6 +16,7 @@
 
 #include <ccnx/ccnb.h>
 #include <ccnx/error.h>
+#include <ccnx/interest.h>
 #include <ccnx/mgmt.h>
 #include <ccnx/name.h>
 #include <ccnx/sign.h>
@@ -64,6 +65,7 @@ struct ccnd {
     struct ccnx_name guest_stem;    /* CCND_PREFIX; no components when unset */
     int starved;                    /* a listener cannot accept (logged once) */
     uint64_t closed_malformed;      /* malformed input on faces now gone */
+    unsigned samples;               /* on_sample calls, for things done every so many */
 };
 
 __attribute__((format(printf, 3, 4))) static void ccnd_log(const struct ccnd *d, unsigned bits,
@@ -279,6 +281,51 @@ static int internal_handler(void *arg, unsigned faceid, const uint8_t *interest,
            1;
 }
 
+/* Links this ccnd made over TCP speak first, and at least every
+ * KEEPALIVE_S seconds, as the reference's do (an Interest at connect and
+ * about every 16 s): a peer that closes connections which stay silent
+ * (ours does, ccnd(1)) keeps them. The Interest names nothing anyone
+ * serves, under the neighbourhood's namespace, with Scope 2 and a one
+ * second lifetime: it reaches the peer's ccnd and dies there. */
+#define KEEPALIVE_S 30
+
+static void send_keepalive(struct ccnd *d, unsigned faceid)
+{
+    struct ccnx_name n;
+    struct ccnx_interest_params ip;
+    struct ccnx_buf b = CCNX_BUF_INIT;
+    int res = ccnx_name_init(&n);
+    res = res == 0 ? ccnx_name_append_str(&n, "\xC1.M.S.neighborhood") : res;
+    res = res == 0 ? ccnx_name_append_str(&n, "keepalive") : res;
+    ccnx_interest_params_init(&ip);
+    ip.name = n.enc.data;
+    ip.name_len = n.enc.len;
+    ip.scope = 2;
+    ip.lifetime_units = 4096; /* one second */
+    if (res == 0 && ccnx_interest_build(&b, &ip) == 0) {
+        face_send(d->faces, faceid, b.data, b.len);
+    }
+    ccnx_buf_free(&b);
+    ccnx_name_free(&n);
+}
+
+static int is_outbound_tcp(const struct face_info *fi)
+{
+    return fi->kind == FACE_KIND_TCP && !(fi->flags & FACE_F_ACCEPTED);
+}
+
+static void keepalives(struct ccnd *d)
+{
+    for (unsigned id = face_next(d->faces, FACE_NONE); id != FACE_NONE;
+         id = face_next(d->faces, id)) {
+        struct face_info fi;
+        if (face_get_info(d->faces, id, &fi) == 0 && is_outbound_tcp(&fi) &&
+            !(fi.flags & FACE_F_CONNECTING)) {
+            send_keepalive(d, id);
+        }
+    }
+}
+
 static void on_created(void *arg, unsigned faceid)
 {
     struct ccnd *d = arg;
@@ -289,6 +336,9 @@ static void on_created(void *arg, unsigned faceid)
         notice_face_info(d, faceid, 1, &fi);
         if (is_network_face(d, faceid)) {
             autoregister(d, faceid);
+        }
+        if (is_outbound_tcp(&fi)) {
+            send_keepalive(d, faceid); /* queued until the connection is made */
         }
     }
 }
@@ -647,6 +697,9 @@ static void on_sample(struct loop *loop, void *arg)
     struct ccnd *d = arg;
     check_socket(d);
     check_listeners(d);
+    if (++d->samples % KEEPALIVE_S == 0) {
+        keepalives(d);
+    }
     size_t n;
     struct status_face *rows = status_rows(d, &n);
     status_sample(d->status, rows, n, loop_now(loop));
