@@ -25,7 +25,7 @@ struct fw_arrival {
     uint64_t lifetime_us;
     struct fib_result fr;
     struct fw_pub *pub; /* the publisher prefix it counts for, or NULL */
-    int host_only;      /* under %C1.M.S.localhost */
+    int host_only;      /* under %C1.M.S.localhost: 1, 0, or -1 not looked at yet */
 };
 
 /* Where a Nonce element goes: before FaceID, or before the closer (the
@@ -105,6 +105,16 @@ static int under_localhost(const uint8_t *name, size_t len)
            c.n == sizeof local - 1 && memcmp(c.p, local, c.n) == 0;
 }
 
+/* Looked at only when it matters (an Interest from another host, or a
+ * route to one): most Interests never pay for it. */
+static int host_only(struct fw_arrival *a)
+{
+    if (a->host_only < 0) {
+        a->host_only = under_localhost(a->msg + a->pi.name.off, a->pi.name.len);
+    }
+    return a->host_only;
+}
+
 /* Scope and namespace checks against the arrival face, before the content
  * store is asked; 0 to go on. */
 static int check_arrival(struct fw *fw, struct fw_arrival *a, uint64_t now)
@@ -118,8 +128,7 @@ static int check_arrival(struct fw *fw, struct fw_arrival *a, uint64_t now)
         fw->stats.interests_malformed++;
         return -1;
     }
-    a->host_only = under_localhost(a->msg + pi->name.off, pi->name.len);
-    if (!a->local && ((a->fr.namespace_flags & FIB_LOCAL) != 0 || a->host_only)) {
+    if (!a->local && ((a->fr.namespace_flags & FIB_LOCAL) != 0 || host_only(a))) {
         fw->stats.interests_nonlocal++;
         return -1;
     }
@@ -176,7 +185,7 @@ static int is_downstream(const struct pit_entry *e, unsigned faceid)
 /* The upstreams the Interest may go to: the FIB's faces (or the FaceID a
  * local application asked for), minus the entry's downstreams and the
  * faces its scope or namespace rules out. Returns how many went to out. */
-static size_t candidate_faces(struct fw *fw, const struct fw_arrival *a, const struct pit_entry *e,
+static size_t candidate_faces(struct fw *fw, struct fw_arrival *a, const struct pit_entry *e,
                               unsigned *out)
 {
     const struct ccnx_interest_parsed *pi = &a->pi;
@@ -193,8 +202,8 @@ static size_t candidate_faces(struct fw *fw, const struct fw_arrival *a, const s
     /* Scope 2 may cross one link: from a neighbour it goes only to local
      * applications. This host's own namespace never leaves it, whatever
      * routes say. */
-    int want_local = (a->fr.namespace_flags & FIB_LOCAL) != 0 || pi->scope == 1 ||
-                     (pi->scope == 2 && !a->local) || a->host_only;
+    int want_local =
+        (a->fr.namespace_flags & FIB_LOCAL) != 0 || pi->scope == 1 || (pi->scope == 2 && !a->local);
     int kept = 0;
     size_t n = 0;
     for (size_t i = 0; i < nlist && n < FIB_MAX_FACES; i++) {
@@ -209,8 +218,8 @@ static size_t candidate_faces(struct fw *fw, const struct fw_arrival *a, const s
         } else if (fw->ops->face_props == NULL || fw->ops->face_props(fw->arg, f, &p) < 0) {
             continue;
         }
-        if (want_local && !p.local) {
-            kept |= a->host_only;
+        if (!p.local && (want_local || host_only(a))) {
+            kept |= !want_local;
             continue;
         }
         out[n++] = f;
@@ -222,7 +231,7 @@ static size_t candidate_faces(struct fw *fw, const struct fw_arrival *a, const s
 /* Brings the record up to date with this arrival: the message to forward
  * and the candidate faces (scheduled sends to faces no longer allowed
  * are dropped). The three live in one allocation. 0 or CCNX_E_NOMEM. */
-static int rec_update(struct fw *fw, struct fw_rec *r, const struct fw_arrival *a)
+static int rec_update(struct fw *fw, struct fw_rec *r, struct fw_arrival *a)
 {
     unsigned faces[FIB_MAX_FACES];
     size_t n = candidate_faces(fw, a, r->entry, faces);
@@ -407,6 +416,7 @@ void fw_interest(struct fw *fw, unsigned faceid, const uint8_t *msg, size_t len,
     a.faceid = faceid;
     a.msg = msg;
     a.len = len;
+    a.host_only = -1;
     fw->stats.interests_in++;
     if (ccnx_interest_parse(msg, len, &a.pi) < 0) {
         fw->stats.interests_malformed++;
