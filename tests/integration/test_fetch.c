@@ -557,8 +557,7 @@ static void test_in_order_writer_after_a_loss(void **state)
     if (r.stats.retransmissions > r.stats.timeouts + 2) {
         fail_msg("%llu retransmissions, %llu on a timeout: segments waiting for the lost one "
                  "were taken as lost",
-                 (unsigned long long)r.stats.retransmissions,
-                 (unsigned long long)r.stats.timeouts);
+                 (unsigned long long)r.stats.retransmissions, (unsigned long long)r.stats.timeouts);
     }
     fetch_run_free(&r);
     tf_producer_free(&p);
