@@ -318,15 +318,38 @@ int chat_model_set_nick(struct chat_model *m, const uint8_t digest[CHAT_DIGEST_L
     return 1;
 }
 
+/* 1 when a member with another key goes by the same nickname. */
+static int nick_clashes(const struct chat_model *m, const struct chat_member *who)
+{
+    for (size_t i = 0; i < m->nmembers; i++) {
+        const struct chat_member *mb = &m->members[i];
+        if (mb != who && strcmp(mb->nick, who->nick) == 0 &&
+            memcmp(mb->digest, who->digest, CHAT_DIGEST_LEN) != 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 const char *chat_model_name(const struct chat_model *m, const uint8_t digest[CHAT_DIGEST_LEN],
                             char *buf)
 {
     for (size_t i = 0; i < m->nmembers; i++) {
         const struct chat_member *mb = &m->members[i];
-        if (memcmp(mb->digest, digest, CHAT_DIGEST_LEN) == 0 && mb->nick[0] != '\0') {
-            snprintf(buf, CHAT_NICK_MAX, "%s", mb->nick);
-            return buf;
+        if (memcmp(mb->digest, digest, CHAT_DIGEST_LEN) != 0 || mb->nick[0] == '\0') {
+            continue;
         }
+        if (nick_clashes(m, mb)) {
+            /* every holder of the name shows its key, so none passes for
+             * another; the name is cut at a character for the suffix */
+            int n = (int)strlen(mb->nick);
+            while (n > CHAT_NICK_MAX - 6 || (n > 0 && (mb->nick[n] & 0xC0) == 0x80))
+                n--;
+            snprintf(buf, CHAT_NICK_MAX, "%.*s~%02x%02x", n, mb->nick, digest[0], digest[1]);
+        } else {
+            snprintf(buf, CHAT_NICK_MAX, "%s", mb->nick);
+        }
+        return buf;
     }
     snprintf(buf, CHAT_NICK_MAX, "%02x%02x%02x%02x", digest[0], digest[1], digest[2], digest[3]);
     return buf;

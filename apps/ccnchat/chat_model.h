@@ -115,7 +115,9 @@ int chat_model_set_nick(struct chat_model *m, const uint8_t digest[CHAT_DIGEST_L
                         const struct chat_comp *version, const uint8_t *nick, size_t len,
                         int64_t now_ms);
 /* What to call a publisher: its nickname, else the first 4 bytes of its key
- * digest in hex. buf has CHAT_NICK_MAX bytes. */
+ * digest in hex. A nickname that members with other keys also use is
+ * followed by "~" and the first 2 bytes of the key digest ("bob~1a2b"), so
+ * no member can pass for another. buf has CHAT_NICK_MAX bytes. */
 const char *chat_model_name(const struct chat_model *m, const uint8_t digest[CHAT_DIGEST_LEN],
                             char *buf);
 size_t chat_model_member_count(const struct chat_model *m);

@@ -11,6 +11,7 @@
 #include <ccnx/naming.h>
 #include <ccnx/uri.h>
 
+#include "chat_identity.h"
 #include "chat_text.h"
 #include "chat_wire.h"
 
@@ -56,6 +57,7 @@ struct held {
 struct chat_session {
     struct ccnx_client *c;
     struct ccnx_verifier *v;
+    struct ccnx_keystore *ks; /* the nickname's own key (chat_identity.h), or NULL */
     const struct ccnx_key *key;
     struct ccnx_name room;
     char *room_uri;
@@ -618,7 +620,18 @@ static int join(struct chat_session *s, struct ccnx_buf *err)
     ccnx_uri_append_name(&uri, &s->room);
     s->room_uri = strdup(ccnx_buf_status(&uri) == 0 ? ccnx_buf_cstr(&uri) : s->o.room);
     ccnx_buf_free(&uri);
-    s->key = ccnx_client_key(s->c);
+    /* The nickname picks the key (chat_identity.h); with none at all, the
+     * account's key is the member. */
+    const char *nick = s->o.nick != NULL ? s->o.nick : getenv("USER");
+    if (nick != NULL && nick[0] != '\0') {
+        int krc = chat_identity_open(nick, &s->ks, err);
+        if (krc != 0) {
+            return krc;
+        }
+        s->key = ccnx_keystore_key(s->ks);
+    } else {
+        s->key = ccnx_client_key(s->c);
+    }
     if (s->key == NULL) {
         ccnx_buf_printf(err, "no key to sign messages with: %s", ccnx_client_error(s->c));
         return CCNX_E_NOKEY;
@@ -721,6 +734,7 @@ void chat_session_destroy(struct chat_session *s, int ms)
     chat_model_destroy(s->model);
     ccnx_name_free(&s->room);
     free(s->room_uri);
+    ccnx_keystore_close(s->ks);
     free(s);
 }
 

@@ -14,7 +14,8 @@
 # "[NICK HH:MM]: text", ccnc "DIGEST text" (6 hex digits of the key's
 # digest; it shows no nicknames). The Java chat publishes its nickname
 # (CCNX_USER_NAME) under <room>/Users, ours in its member objects; ccnc
-# sends none, so the others show its key's digest.
+# sends none, so the others show its key's digest. Then two windows of one
+# account of ours, with two nicknames, are two members to all three.
 set -u
 INTEROP_TAG=interop-chat
 INTEROP_PORT_BASE=18100
@@ -34,11 +35,13 @@ join() {
     exec {fd}<>"$T/$who.in"
     FD[$who]=$fd
     HELD_FDS+=("$fd")
-    local env=(env CCN_LOCAL_PORT="$port" CCN_LOCAL_SOCKNAME="$T/$node.sock" CCNX_DIR="$T/$who")
+    local account=$T/$who
+    [ "$who" = amy ] && account=$T/alice # a second window of alice's account
+    local env=(env CCN_LOCAL_PORT="$port" CCN_LOCAL_SOCKNAME="$T/$node.sock" CCNX_DIR="$account")
     case $who in
     jbob) bg_in "$who" "$T/$who.in" "${env[@]}" CCNX_USER_NAME=jbob "$REF/bin/ccnchat" -text "$ROOM" ;;
     carol) bg_in "$who" "$T/$who.in" "${env[@]}" "$REF/bin/ccnc" -d "$ROOM" ;;
-    alice) bg_in "$who" "$T/$who.in" "${env[@]}" USER=alice "$B/ccnchat" --line "$ROOM" ;;
+    alice | amy) bg_in "$who" "$T/$who.in" "${env[@]}" USER="$who" "$B/ccnchat" --line "$ROOM" ;;
     esac
     PID[$who]=$BG_PID
 }
@@ -109,6 +112,49 @@ room_round() {
     rm -f "$T"/{jbob,carol,alice}.in "$T"/{jbob,carol,alice}.log
 }
 
+# account_round: two windows of one account of ours (alice and amy, one
+# keystore, a key of its own per nickname) are two members to every chat:
+# the Java chat shows each line under its nickname, ccnc under two key
+# digests, and each of ours the other's name.
+account_round() {
+    ROOM=ccnx:/interop/account/room
+    join jbob A
+    shows jbob "jbob has entered"
+    join alice A
+    shows jbob "alice has entered"
+    join amy A
+    shows jbob "amy has entered"
+    shows alice "] amy has entered"
+    join carol A
+    shows carol "amy has entered"
+    says alice "from alice, one account"
+    shows amy "] from alice, one account"
+    shows jbob "]: from alice, one account"
+    shows carol "from alice, one account"
+    says amy "from amy, one account"
+    shows alice "] from amy, one account"
+    shows jbob "]: from amy, one account"
+    shows carol "from amy, one account"
+    grep -F "] from amy, one account" "$T/alice.log" | grep -q '^\[amy ' ||
+        fail "alice shows amy's line under another name: $(grep -F "from amy" "$T/alice.log")"
+    grep -F "] from alice, one account" "$T/amy.log" | grep -q '^\[alice ' ||
+        fail "amy shows alice's line under another name: $(grep -F "from alice" "$T/amy.log")"
+    grep -F "]: from amy, one account" "$T/jbob.log" | grep -q '\[amy ' ||
+        fail "the Java chat shows amy's line under another name: $(grep -F "from amy" "$T/jbob.log")"
+    grep -F "]: from alice, one account" "$T/jbob.log" | grep -q '\[alice ' ||
+        fail "the Java chat shows alice's line under another name: $(grep -F "from alice" "$T/jbob.log")"
+    local da dm
+    da=$(grep -F "from alice, one account" "$T/carol.log" | tail -n 1 | awk '{print $1}')
+    dm=$(grep -F "from amy, one account" "$T/carol.log" | tail -n 1 | awk '{print $1}')
+    [ -n "$da" ] && [ "$da" != "$dm" ] || fail "ccnc shows alice and amy as one key: '$da' '$dm'"
+    leaves carol
+    leaves amy
+    leaves alice
+    leaves jbob
+    ok "account: two windows of one account are two members to the Java chat, ccnc and ours"
+    rm -f "$T"/{jbob,carol,alice,amy}.in "$T"/{jbob,carol,alice,amy}.log
+}
+
 start_ccnd A ours
 start_ccnd B ref
 link A B ccnx:/interop/split
@@ -116,4 +162,5 @@ link B A ccnx:/interop/split
 room_round ours A A A
 room_round ref B B B
 room_round split B A A
+account_round
 echo "all chat interop checks passed"

@@ -46,14 +46,15 @@ start_ccnd() {
     (without_chat_fds timeout 30 "$B/ccndstart" >/dev/null 2>"$T/ccndstart.err") || fail "ccndstart"
 }
 
-# start_chat NAME ROOM [OPTIONS...]: a member called NAME with a key of its
-# own, in the background; returns once it has joined (its greeting shows).
+# start_chat NAME ROOM [OPTIONS...]: a member called NAME with an account
+# of its own ($T/NAME, or CHAT_ACCOUNT when set: one account for several),
+# in the background; returns once it has joined (its greeting shows).
 start_chat() {
-    local name=$1 room=$2
+    local name=$1 room=$2 account=${CHAT_ACCOUNT:-$T/$1}
     shift 2
-    mkdir -p "$T/$name"
+    mkdir -p "$account"
     mkfifo "$T/$name.in" || fail "mkfifo"
-    without_chat_fds "${CHAT_PREFIX[@]}" timeout 120 env USER="$name" CCNX_DIR="$T/$name" \
+    without_chat_fds "${CHAT_PREFIX[@]}" timeout 120 env USER="$name" CCNX_DIR="$account" \
         "$B/ccnchat" --line "$@" "$room" <"$T/$name.in" >"$T/$name.out" 2>"$T/$name.err" &
     CHAT_PID[$name]=$!
     BG_PIDS+=($!)

@@ -3,8 +3,9 @@
 # /nick, /me, order, a late joiner's history, escape sequences shown inert, a
 # message whose key cannot be found shown unverified, objects under the room
 # that are not messages ignored, a ccnd restart in the middle (the members
-# reconnect, and history then comes from the members' own stores), and the
-# farewell.
+# reconnect, and history then comes from the members' own stores), the
+# farewell, two windows of one account as two members, and a nickname two
+# keys use told apart.
 set -u
 CHAT_TEST_TAG=chatline
 CHAT_TEST_PORT_BASE=16000
@@ -92,4 +93,34 @@ say carol "/quit"
 wait "${CHAT_PID[carol]}" || fail "carol exited with $?"
 wait_for bob "] === carol leaving chat"
 leave bob
+
+# Two windows of one account (one keystore, two nicknames) are two members:
+# each sees the other's lines under the right name, and both in /who.
+ROOM2=ccnx:/testroom2
+CHAT_ACCOUNT="$T/account" start_chat dave $ROOM2
+CHAT_ACCOUNT="$T/account" start_chat erin $ROOM2
+wait_for dave "] erin has entered ccnx:/testroom2"
+say erin "hi dave"
+wait_for dave "] hi dave"
+grep -F "] hi dave" "$T/dave.out" | grep -q '^\[erin ' || fail "erin's line under another name: $(grep -F "hi dave" "$T/dave.out")"
+say dave "hi erin"
+wait_for erin "] hi erin"
+grep -F "] hi erin" "$T/erin.out" | grep -q '^\[dave ' || fail "dave's line under another name: $(grep -F "hi erin" "$T/erin.out")"
+say dave "/who"
+wait_for dave "***   erin "
+grep -q '^\*\*\*   dave ' "$T/dave.out" || fail "dave is not a member of his own room"
+# A nickname taken by another key: both holders show their key's first bytes.
+CHAT_ACCOUNT="$T/intruder" start_chat intruder $ROOM2 -q -n dave
+say intruder "i am dave"
+wait_for erin "] i am dave"
+grep -F "] i am dave" "$T/erin.out" | grep -qE '^\[dave~[0-9a-f]{4} ' ||
+    fail "the second dave is not told apart: $(grep -F "i am dave" "$T/erin.out")"
+say dave "the first dave"
+wait_for erin "] the first dave"
+first=$(grep -F "] the first dave" "$T/erin.out" | sed -n 's/^\[\(dave~[0-9a-f]*\) .*/\1/p')
+second=$(grep -F "] i am dave" "$T/erin.out" | sed -n 's/^\[\(dave~[0-9a-f]*\) .*/\1/p')
+[ -n "$first" ] && [ "$first" != "$second" ] || fail "two daves read the same: '$first' '$second'"
+leave intruder
+leave dave
+leave erin
 echo "ok: ccnchat line mode"

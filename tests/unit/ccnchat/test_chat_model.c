@@ -22,6 +22,7 @@
 #include <ccnx/utf8.h>
 
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 static struct ccnx_key *g_key, *g_other;
@@ -159,11 +160,26 @@ static void test_nicknames(void **state)
     assert_string_equal(chat_model_name(m, A, buf), "ali<U+200B>ce");
     assert_int_equal(chat_model_set_nick(m, A, &v4, (const uint8_t *)"alice\xef\xb8\x8f", 8, 0), 1);
     assert_string_equal(chat_model_name(m, A, buf), "alice<U+FE0F>");
+    /* Another key taking the same name: both show their key's first bytes. */
+    struct chat_comp vb = ver(T0 + 50);
+    assert_int_equal(chat_model_set_nick(m, A, &vb, (const uint8_t *)"bob", 3, 0), 1);
+    assert_string_equal(chat_model_name(m, A, buf), "bob");
+    add(m, T0 + 60, B, "hi", 0);
+    assert_int_equal(chat_model_set_nick(m, B, &vb, (const uint8_t *)"bob", 3, 0), 1);
+    char want[CHAT_NICK_MAX];
+    snprintf(want, sizeof want, "bob~%02x%02x", A[0], A[1]);
+    assert_string_equal(chat_model_name(m, A, buf), want);
+    snprintf(want, sizeof want, "bob~%02x%02x", B[0], B[1]);
+    assert_string_equal(chat_model_name(m, B, buf), want);
+    struct chat_comp vb2 = ver(T0 + 70);
+    assert_int_equal(chat_model_set_nick(m, B, &vb2, (const uint8_t *)"bobby", 5, 0), 1);
+    assert_string_equal(chat_model_name(m, A, buf), "bob");
     /* The colour depends on the key only. */
     const struct chat_member *mb = chat_model_member(m, A, 0, 0);
     assert_non_null(mb);
     assert_int_equal(mb->colour, (A[0] ^ A[31]) % CHAT_COLOURS);
     chat_model_member_departed(m, A);
+    chat_model_member_departed(m, B);
     assert_int_equal(chat_model_active_count(m, 0, 1000), 0);
     chat_model_destroy(m);
 }
