@@ -10,18 +10,28 @@
 /* Longest nickname part of a file name, in bytes of the nickname. */
 #define NAME_BYTES 64
 
+/* Appends the directory of the user's keystore (no slash at the end; empty
+ * for a keystore named without one). */
+static int keystore_dir(struct ccnx_buf *out)
+{
+    size_t start = out->len;
+    int rc = ccnx_keystore_default_path(out);
+    if (rc == 0) {
+        const char *p = ccnx_buf_cstr(out) + start;
+        const char *slash = strrchr(p, '/');
+        out->len = start + (slash != NULL ? (size_t)(slash - p) : 0);
+    }
+    return rc;
+}
+
 int chat_identity_path(const char *nick, struct ccnx_buf *out)
 {
-    struct ccnx_buf dir = CCNX_BUF_INIT;
-    int rc = ccnx_keystore_default_path(&dir);
+    size_t start = out->len;
+    int rc = keystore_dir(out);
     if (rc != 0) {
-        ccnx_buf_free(&dir);
         return rc;
     }
-    const char *d = ccnx_buf_cstr(&dir);
-    const char *slash = strrchr(d, '/');
-    ccnx_buf_append(out, d, slash != NULL ? (size_t)(slash - d) : 0);
-    ccnx_buf_append_str(out, slash != NULL ? "/chat/" : "chat/");
+    ccnx_buf_append_str(out, out->len > start ? "/chat/" : "chat/");
     for (size_t i = 0; nick[i] != '\0' && i < NAME_BYTES; i++) {
         unsigned char c = (unsigned char)nick[i];
         if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
@@ -32,44 +42,22 @@ int chat_identity_path(const char *nick, struct ccnx_buf *out)
         }
     }
     ccnx_buf_append_str(out, CCNX_KEYSTORE_FILENAME); /* "<nick>.ccnx_keystore" */
-    ccnx_buf_free(&dir);
     return ccnx_buf_status(out);
-}
-
-/* The directory of path (its last slash cut), made with mode 0700 along
- * with its parent when missing. */
-static int make_dirs(const char *path, struct ccnx_buf *err)
-{
-    char dir[4096];
-    const char *slash = strrchr(path, '/');
-    size_t n = slash != NULL ? (size_t)(slash - path) : 0;
-    if (n == 0 || n >= sizeof dir) {
-        return 0;
-    }
-    memcpy(dir, path, n);
-    dir[n] = '\0';
-    char *up = strrchr(dir, '/');
-    if (up != NULL && up != dir) {
-        *up = '\0';
-        mkdir(dir, 0700); /* ~/.ccnx: it may exist already */
-        *up = '/';
-    }
-    if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
-        ccnx_buf_printf(err, "cannot make %s for the nickname's key: %s", dir, strerror(errno));
-        return CCNX_E_IO;
-    }
-    return 0;
 }
 
 int chat_identity_open(const char *nick, struct ccnx_keystore **out, struct ccnx_buf *err)
 {
-    struct ccnx_buf path = CCNX_BUF_INIT;
-    int rc = chat_identity_path(nick, &path);
+    struct ccnx_buf dir = CCNX_BUF_INIT, path = CCNX_BUF_INIT;
+    int rc = keystore_dir(&dir);
+    rc = rc == 0 ? chat_identity_path(nick, &path) : rc;
     if (rc != 0) {
         ccnx_buf_printf(err, "no place for the nickname's key (set HOME or CCNX_DIR)");
-    }
-    rc = rc == 0 ? make_dirs(ccnx_buf_cstr(&path), err) : rc;
-    if (rc == 0) {
+    } else if (dir.len > 0 && mkdir(ccnx_buf_cstr(&dir), 0700) != 0 && errno != EEXIST) {
+        /* the keystore makes its own directory (chat/), not the one above */
+        ccnx_buf_printf(err, "cannot make %s for the nickname's key: %s", ccnx_buf_cstr(&dir),
+                        strerror(errno));
+        rc = CCNX_E_IO;
+    } else {
         rc = ccnx_keystore_open_or_create(ccnx_buf_cstr(&path), ccnx_keystore_default_password(),
                                           out);
         if (rc != 0) {
@@ -77,6 +65,7 @@ int chat_identity_open(const char *nick, struct ccnx_keystore **out, struct ccnx
                             ccnx_buf_cstr(&path), ccnx_strerror(rc));
         }
     }
+    ccnx_buf_free(&dir);
     ccnx_buf_free(&path);
     return rc;
 }

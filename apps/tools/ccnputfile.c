@@ -239,6 +239,16 @@ static void on_repo_answer(void *arg, int rc, const uint8_t *reply, size_t len,
     j->repo = REPO_TAKES;
 }
 
+/* Sends the start-write; on_repo_answer takes the answer. */
+static int ask_repo(struct job *j, int timeout_ms)
+{
+    struct ccnx_repo_write_opts ro;
+    ccnx_repo_write_opts_init(&ro);
+    ro.scope = j->o.scope;
+    ro.timeout_ms = timeout_ms;
+    return ccnx_seqwriter_start_write_async(j->w, &ro, on_repo_answer, j);
+}
+
 /* Asks for a repository; the answer comes while the file is read. */
 static void start_write(struct job *j)
 {
@@ -246,11 +256,7 @@ static void start_write(struct job *j)
         j->repo = REPO_NONE;
         return;
     }
-    struct ccnx_repo_write_opts ro;
-    ccnx_repo_write_opts_init(&ro);
-    ro.scope = j->o.scope;
-    ro.timeout_ms = (int)j->o.repo_wait_s * 1000;
-    int rc = ccnx_seqwriter_start_write_async(j->w, &ro, on_repo_answer, j);
+    int rc = ask_repo(j, (int)j->o.repo_wait_s * 1000);
     if (rc != 0) {
         tool_die("cannot ask for a repository: %s", ccnx_strerror(rc));
     }
@@ -297,13 +303,7 @@ static void step(struct job *j, int ms)
  * dies when it says no). */
 static void recheck_repo(struct job *j)
 {
-    struct ccnx_repo_write_opts ro;
-    ccnx_repo_write_opts_init(&ro);
-    ro.scope = j->o.scope;
-    ro.timeout_ms = REPO_RECHECK_MS;
-    if (ccnx_seqwriter_start_write_async(j->w, &ro, on_repo_answer, j) == 0) {
-        j->rechecking = 1;
-    }
+    j->rechecking = ask_repo(j, REPO_RECHECK_MS) == 0;
 }
 
 /* Dies when the repository has fetched nothing for REPO_STALL_S, or

@@ -29,6 +29,22 @@ void face_addr_text(const struct sockaddr *sa, socklen_t len, char *out, size_t 
     }
 }
 
+uint64_t face_addr_hash(uint64_t h, const struct sockaddr *sa, int with_port)
+{
+    if (sa->sa_family == AF_INET6) {
+        const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)sa;
+        if (with_port) {
+            h = ccnx_hash_bytes(h, &a->sin6_port, sizeof a->sin6_port);
+        }
+        return ccnx_hash_bytes(h, &a->sin6_addr, sizeof a->sin6_addr);
+    }
+    const struct sockaddr_in *a = (const struct sockaddr_in *)sa;
+    if (with_port) {
+        h = ccnx_hash_bytes(h, &a->sin_port, sizeof a->sin_port);
+    }
+    return ccnx_hash_bytes(h, &a->sin_addr, sizeof a->sin_addr);
+}
+
 /* Flags that follow from a peer address: family, and loopback peers count
  * as local (the reference trusts them like unix-socket clients). */
 unsigned face_addr_flags(const struct sockaddr *sa)

@@ -40,17 +40,13 @@ static uint64_t host_key(const struct sockaddr *sa, struct sockaddr_storage *out
 {
     memset(out, 0, sizeof *out);
     out->ss_family = sa->sa_family;
-    uint64_t h = ccnx_hash_bytes(CCNX_HASH_INIT, &sa->sa_family, sizeof sa->sa_family);
     if (sa->sa_family == AF_INET6) {
-        const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)sa;
-        ((struct sockaddr_in6 *)out)->sin6_addr = a->sin6_addr;
-        h = ccnx_hash_bytes(h, &a->sin6_addr, sizeof a->sin6_addr);
+        ((struct sockaddr_in6 *)out)->sin6_addr = ((const struct sockaddr_in6 *)sa)->sin6_addr;
     } else {
-        const struct sockaddr_in *a = (const struct sockaddr_in *)sa;
-        ((struct sockaddr_in *)out)->sin_addr = a->sin_addr;
-        h = ccnx_hash_bytes(h, &a->sin_addr, sizeof a->sin_addr);
+        ((struct sockaddr_in *)out)->sin_addr = ((const struct sockaddr_in *)sa)->sin_addr;
     }
-    return ccnx_hash_mix(h);
+    uint64_t h = ccnx_hash_bytes(CCNX_HASH_INIT, &sa->sa_family, sizeof sa->sa_family);
+    return ccnx_hash_mix(face_addr_hash(h, sa, 0));
 }
 
 static struct addr_count *count_find(const struct face_table *ft, const struct sockaddr *sa,

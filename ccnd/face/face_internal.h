@@ -152,6 +152,9 @@ void face_queue_pop(struct face *f, size_t n, int sent);
 /* face_addr.c */
 void face_addr_text(const struct sockaddr *sa, socklen_t len, char *out, size_t outlen);
 unsigned face_addr_flags(const struct sockaddr *sa);
+/* Mixes an IPv4 or IPv6 address's bytes (and its port when with_port)
+ * into h; put the result through ccnx_hash_mix before using it. */
+uint64_t face_addr_hash(uint64_t h, const struct sockaddr *sa, int with_port);
 int face_addr_equal(const struct sockaddr *a, socklen_t alen, const struct sockaddr *b,
                     socklen_t blen);
 int face_set_nonblock(int fd);

@@ -141,16 +141,7 @@ int face_udp_bind(struct face_table *ft, const struct sockaddr *addr, socklen_t 
 static uint64_t peer_hash(unsigned sock, const struct sockaddr *sa)
 {
     uint64_t h = ccnx_hash_bytes(CCNX_HASH_INIT, &sock, sizeof sock);
-    if (sa->sa_family == AF_INET6) {
-        const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)sa;
-        h = ccnx_hash_bytes(h, &a->sin6_port, sizeof a->sin6_port);
-        h = ccnx_hash_bytes(h, &a->sin6_addr, sizeof a->sin6_addr);
-    } else {
-        const struct sockaddr_in *a = (const struct sockaddr_in *)sa;
-        h = ccnx_hash_bytes(h, &a->sin_port, sizeof a->sin_port);
-        h = ccnx_hash_bytes(h, &a->sin_addr, sizeof a->sin_addr);
-    }
-    return ccnx_hash_mix(h);
+    return ccnx_hash_mix(face_addr_hash(h, sa, 1));
 }
 
 /* One probe of the peers' table per datagram, whatever their number. */

@@ -163,18 +163,27 @@ void fib_destroy(struct fib *fib)
     free(fib);
 }
 
-/* The node's entry, created when asked; NULL when absent or out of memory. */
-static struct fib_entry *entry_at(struct fib *fib, const uint8_t *name, size_t len, int create,
-                                  struct nametree_node **node)
+/* The tree's node for exactly the prefix, created when asked; NULL when
+ * absent or out of memory. */
+static struct nametree_node *node_at(struct nametree *nt, const uint8_t *name, size_t len,
+                                     int create)
 {
     struct nametree_name nn;
-    *node = NULL;
     if (nametree_name_init(&nn, name, len, NULL, 0, 0) != 0) {
         return NULL;
     }
     struct nametree_node *n =
-        create ? nametree_insert(fib->nt, &nn, nn.ncomps) : nametree_find(fib->nt, &nn, nn.ncomps);
+        create ? nametree_insert(nt, &nn, nn.ncomps) : nametree_find(nt, &nn, nn.ncomps);
     nametree_name_free(&nn);
+    return n;
+}
+
+/* The node's entry, created when asked; NULL when absent or out of memory. */
+static struct fib_entry *entry_at(struct fib *fib, const uint8_t *name, size_t len, int create,
+                                  struct nametree_node **node)
+{
+    *node = NULL;
+    struct nametree_node *n = node_at(fib->nt, name, len, create);
     if (n == NULL) {
         return NULL;
     }
@@ -415,12 +424,7 @@ int fib_set_strategy(struct fib *fib, const uint8_t *name, size_t len, const cha
 
 int fib_strategy_owner(const struct fib *fib, const uint8_t *name, size_t len, int64_t *owner)
 {
-    struct nametree_name nn;
-    if (nametree_name_init(&nn, name, len, NULL, 0, 0) != 0) {
-        return 0;
-    }
-    const struct nametree_node *n = nametree_find(fib->nt, &nn, nn.ncomps);
-    nametree_name_free(&nn);
+    const struct nametree_node *n = node_at(fib->nt, name, len, 0);
     const struct fib_entry *e = n != NULL ? n->data : NULL;
     if (e == NULL || e->strategy == NULL) {
         return 0;
@@ -460,12 +464,7 @@ static int others_visit(struct nametree_node *n, void *ctx)
 int fib_others_under(const struct fib *fib, const uint8_t *name, size_t len, int64_t owner,
                      uint64_t now)
 {
-    struct nametree_name nn;
-    if (nametree_name_init(&nn, name, len, NULL, 0, 0) != 0) {
-        return 0;
-    }
-    const struct nametree_node *top = nametree_find(fib->nt, &nn, nn.ncomps);
-    nametree_name_free(&nn);
+    const struct nametree_node *top = node_at(fib->nt, name, len, 0);
     if (top == NULL) {
         return 0;
     }
