@@ -13,8 +13,8 @@
 #include <ccnx/match.h>
 #include <ccnx/name.h>
 #include <ccnx/naming.h>
-#include <ccnx/publish_sign.h>
-#include <ccnx/sign.h>
+#include <ccnx/content_sign.h>
+#include <ccnx/key.h>
 #include <ccnx/uri.h>
 
 #include <stdio.h>

@@ -19,7 +19,7 @@
 #include <ccnx/interest.h>
 #include <ccnx/mgmt.h>
 #include <ccnx/name.h>
-#include <ccnx/sign.h>
+#include <ccnx/keystore.h>
 #include <ccnx/uri.h>
 
 #include <arpa/inet.h>

@@ -11,7 +11,7 @@
 #define CHAT_IDENTITY_H
 
 #include <ccnx/buf.h>
-#include <ccnx/sign.h>
+#include <ccnx/keystore.h>
 
 /* Appends the keystore path for nick (bytes other than letters, digits,
  * '-', '_' and '.' written as %XX). 0 or a CCNX_E* code (no home). */

@@ -6,10 +6,12 @@
 #include <string.h>
 
 #include <ccnx/error.h>
-#include <ccnx/fetch.h>
+#include <ccnx/verifier.h>
 #include <ccnx/match.h>
 #include <ccnx/naming.h>
 #include <ccnx/uri.h>
+#include <ccnx/key.h>
+#include <ccnx/keystore.h>
 
 #include "chat_identity.h"
 #include "chat_text.h"

@@ -7,7 +7,8 @@
 #include <ccnx/error.h>
 #include <ccnx/interest.h>
 #include <ccnx/naming.h>
-#include <ccnx/publish_sign.h>
+#include <ccnx/content_sign.h>
+#include <ccnx/key.h>
 
 #define SUFFIX_MAX 4 /* components after the room: members, keyid, version, segment */
 

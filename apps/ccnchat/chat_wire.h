@@ -16,7 +16,7 @@
 #include <ccnx/buf.h>
 #include <ccnx/content.h>
 #include <ccnx/name.h>
-#include <ccnx/sign.h>
+#include <ccnx/key.h>
 
 #include "chat_model.h"
 

@@ -5,6 +5,7 @@
 #include <ccnx/error.h>
 #include <ccnx/naming.h>
 #include <ccnx/utf8.h>
+#include <ccnx/fetch.h>
 
 #include <errno.h>
 #include <fcntl.h>

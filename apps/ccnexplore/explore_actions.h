@@ -15,7 +15,7 @@
 
 #include <ccnx/buf.h>
 #include <ccnx/client.h>
-#include <ccnx/fetch.h>
+#include <ccnx/verifier.h>
 
 #define EX_PREVIEW_MAX (64 * 1024)
 

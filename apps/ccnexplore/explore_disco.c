@@ -6,6 +6,8 @@
 #include <ccnx/interest.h>
 #include <ccnx/naming.h>
 #include <ccnx/uri.h>
+#include <ccnx/verifier.h>
+#include <ccnx/fetch.h>
 
 #include <stdarg.h>
 #include <stdlib.h>

@@ -29,7 +29,6 @@
 
 #include <ccnx/buf.h>
 #include <ccnx/client.h>
-#include <ccnx/fetch.h>
 
 #include "explore_tree.h"
 

@@ -10,9 +10,9 @@
 #include <stdint.h>
 
 #include <ccnx/client.h>
-#include <ccnx/fetch.h>
+#include <ccnx/verifier.h>
 #include <ccnx/name.h>
-#include <ccnx/sign.h>
+#include <ccnx/keystore.h>
 
 #include "store.h"
 

@@ -9,7 +9,8 @@
 #include <ccnx/link.h>
 #include <ccnx/match.h>
 #include <ccnx/naming.h>
-#include <ccnx/publish_sign.h>
+#include <ccnx/content_sign.h>
+#include <ccnx/key.h>
 
 #include <stdlib.h>
 #include <string.h>

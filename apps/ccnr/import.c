@@ -23,10 +23,12 @@
 #include <ccnx/content.h>
 #include <ccnx/dtag.h>
 #include <ccnx/error.h>
-#include <ccnx/publish.h>
-#include <ccnx/publish_sign.h>
-#include <ccnx/sign.h>
+#include <ccnx/repo.h>
+#include <ccnx/content_sign.h>
+#include <ccnx/key.h>
 #include <ccnx/uri.h>
+#include <ccnx/verifier.h>
+#include <ccnx/fetch.h>
 
 #include <errno.h>
 #include <fcntl.h>

@@ -8,7 +8,7 @@
 #include <ccnx/error.h>
 #include <ccnx/interest.h>
 #include <ccnx/naming.h>
-#include <ccnx/publish_sign.h>
+#include <ccnx/content_sign.h>
 #include <ccnx/uri.h>
 
 #include <stdarg.h>

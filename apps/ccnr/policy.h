@@ -22,7 +22,7 @@
 
 #include <ccnx/buf.h>
 #include <ccnx/name.h>
-#include <ccnx/sign.h>
+#include <ccnx/key.h>
 
 #include "store.h"
 

@@ -16,9 +16,10 @@
 #include <ccnx/error.h>
 #include <ccnx/interest.h>
 #include <ccnx/naming.h>
-#include <ccnx/publish.h>
-#include <ccnx/publish_sign.h>
+#include <ccnx/repo.h>
+#include <ccnx/content_sign.h>
 #include <ccnx/uri.h>
+#include <ccnx/keystore.h>
 
 #include <string.h>
 #include <time.h>

@@ -8,6 +8,8 @@
 
 #include <ccnx/error.h>
 #include <ccnx/uri.h>
+#include <ccnx/verifier.h>
+#include <ccnx/fetch.h>
 
 #include <stdlib.h>
 #include <string.h>

@@ -6,9 +6,10 @@
 
 #include <ccnx/client.h>
 #include <ccnx/error.h>
-#include <ccnx/fetch.h>
+#include <ccnx/verifier.h>
 #include <ccnx/name.h>
 #include <ccnx/uri.h>
+#include <ccnx/fetch.h>
 
 #include <errno.h>
 #include <getopt.h>

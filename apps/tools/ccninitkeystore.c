@@ -1,7 +1,8 @@
 /* ccninitkeystore: create the user's CCNx keystore (a new RSA key and its
  * self-signed certificate in .ccnx/.ccnx_keystore). */
 #include <ccnx/error.h>
-#include <ccnx/sign.h>
+#include <ccnx/key.h>
+#include <ccnx/keystore.h>
 
 #include <errno.h>
 #include <limits.h>

@@ -7,7 +7,7 @@
  * <prefix>/%C1.E.be (NameEnumerationProtocol.txt) returns a Collection of
  * Links naming the children they hold. */
 #include <ccnx/error.h>
-#include <ccnx/fetch.h>
+#include <ccnx/verifier.h>
 #include <ccnx/interest.h>
 #include <ccnx/link.h>
 #include <ccnx/naming.h>

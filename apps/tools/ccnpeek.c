@@ -2,8 +2,10 @@
  * standard output, whole (ccnb) or its content only, verified against the
  * key its KeyLocator names unless told otherwise. */
 #include <ccnx/error.h>
-#include <ccnx/fetch.h>
+#include <ccnx/verifier.h>
+#include <ccnx/resolve.h>
 #include <ccnx/interest.h>
+#include <ccnx/fetch.h>
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -8,7 +8,7 @@
 #include <ccnx/match.h>
 #include <ccnx/name.h>
 #include <ccnx/naming.h>
-#include <ccnx/publish_sign.h>
+#include <ccnx/content_sign.h>
 #include <ccnx/uri.h>
 
 #include <errno.h>

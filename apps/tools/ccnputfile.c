@@ -6,8 +6,9 @@
 #include <ccnx/client.h>
 #include <ccnx/error.h>
 #include <ccnx/name.h>
-#include <ccnx/publish.h>
-#include <ccnx/sign.h>
+#include <ccnx/seqwriter.h>
+#include <ccnx/repo.h>
+#include <ccnx/keystore.h>
 #include <ccnx/uri.h>
 
 #include <errno.h>

@@ -6,7 +6,8 @@
 #include <ccnx/client.h>
 #include <ccnx/error.h>
 #include <ccnx/name.h>
-#include <ccnx/publish.h>
+#include <ccnx/seqwriter.h>
+#include <ccnx/repo.h>
 #include <ccnx/uri.h>
 
 #include <errno.h>

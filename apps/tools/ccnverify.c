@@ -4,8 +4,9 @@
 #include <ccnx/content.h>
 #include <ccnx/dtag.h>
 #include <ccnx/error.h>
-#include <ccnx/publish_sign.h>
+#include <ccnx/content_sign.h>
 #include <ccnx/uri.h>
+#include <ccnx/key.h>
 
 #include <errno.h>
 #include <stdio.h>

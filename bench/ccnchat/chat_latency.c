@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 
 #include <ccnx/client.h>
-#include <ccnx/sign.h>
+#include <ccnx/keystore.h>
 
 #include "chat_session.h"
 

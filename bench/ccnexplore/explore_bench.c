@@ -8,8 +8,8 @@
  *                                       discovery ends, and the children found */
 #include <ccnx/client.h>
 #include <ccnx/naming.h>
-#include <ccnx/publish_sign.h>
-#include <ccnx/sign.h>
+#include <ccnx/content_sign.h>
+#include <ccnx/key.h>
 #include <ccnx/uri.h>
 
 #include <stdio.h>

@@ -6,7 +6,7 @@
 #include <ccnx/error.h>
 #include <ccnx/name.h>
 #include <ccnx/naming.h>
-#include <ccnx/publish_sign.h>
+#include <ccnx/content_sign.h>
 #include <ccnx/uri.h>
 
 #include <string.h>

@@ -11,8 +11,8 @@
 #include <ccnx/match.h>
 #include <ccnx/name.h>
 #include <ccnx/naming.h>
-#include <ccnx/publish_sign.h>
-#include <ccnx/sign.h>
+#include <ccnx/content_sign.h>
+#include <ccnx/key.h>
 
 #include <stdio.h>
 #include <stdlib.h>

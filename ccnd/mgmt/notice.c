@@ -2,7 +2,7 @@
 
 #include <ccnx/error.h>
 #include <ccnx/name.h>
-#include <ccnx/publish.h>
+#include <ccnx/seqwriter.h>
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,7 +5,8 @@
 
 #include <ccnx/error.h>
 #include <ccnx/local.h>
-#include <ccnx/sign.h>
+#include <ccnx/key.h>
+#include <ccnx/keystore.h>
 
 #include <arpa/inet.h>
 #include <errno.h>

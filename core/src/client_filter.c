@@ -6,7 +6,7 @@
 
 #include <ccnx/error.h>
 #include <ccnx/mgmt.h>
-#include <ccnx/sign.h>
+#include <ccnx/key.h>
 #include <ccnx/uri.h>
 
 #include <stdio.h>

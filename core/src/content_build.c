@@ -6,11 +6,13 @@
  * signed part is hashed in place and the signature bytes filled in. No body
  * is copied or hashed twice. */
 #include <ccnx/name.h>
-#include <ccnx/publish_sign.h>
+#include <ccnx/content_sign.h>
 #include <ccnx/ccnb.h>
 #include <ccnx/dtag.h>
 #include <ccnx/error.h>
 #include <ccnx/naming.h>
+#include <ccnx/key.h>
+#include <ccnx/merkle.h>
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,8 @@
 /* Verifying ContentObject signatures, plain or Merkle-batched. */
-#include <ccnx/publish_sign.h>
+#include <ccnx/content_sign.h>
 #include <ccnx/error.h>
+#include <ccnx/key.h>
+#include <ccnx/merkle.h>
 
 #include <limits.h>
 #include <string.h>

@@ -2,11 +2,14 @@
  * kept in flight up to the congestion window, answers verified and handed
  * over in order, lost ones sent again after the retransmission timeout. */
 #include <ccnx/error.h>
-#include <ccnx/fetch.h>
+#include <ccnx/verifier.h>
+#include <ccnx/resolve.h>
+#include "fetch_cc.h"
 #include <ccnx/interest.h>
 #include <ccnx/link.h>
 #include <ccnx/naming.h>
 #include <ccnx/uri.h>
+#include <ccnx/fetch.h>
 
 #include <stdarg.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * congestion window and the reordering buffer. No sockets, no clock: the
  * caller passes measurements in, so each piece is tested on its own. */
 #include <ccnx/error.h>
-#include <ccnx/fetch.h>
+#include "fetch_cc.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,8 +1,9 @@
 /* Fetching one object with verification, asynchronously or by running the
  * client loop. */
 #include <ccnx/error.h>
-#include <ccnx/fetch.h>
+#include <ccnx/verifier.h>
 #include <ccnx/uri.h>
+#include <ccnx/fetch.h>
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  * everything up to the best version found, ask again, and stop when a
  * round (with a lifetime of a few round trips) gets no answer. */
 #include <ccnx/error.h>
-#include <ccnx/fetch.h>
+#include <ccnx/resolve.h>
 #include <ccnx/interest.h>
 #include <ccnx/naming.h>
 #include <ccnx/uri.h>

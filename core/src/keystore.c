@@ -1,6 +1,7 @@
 /* The user keystore: a PKCS#12 file with one key and its self-signed
  * certificate, the way the reference library keeps the user's signing key. */
-#include <ccnx/sign.h>
+#include <ccnx/key.h>
+#include <ccnx/keystore.h>
 #include <ccnx/error.h>
 #include "internal.h"
 
@@ -262,7 +263,7 @@ static X509 *make_certificate(EVP_PKEY *pkey, const char *subject, int days,
 }
 
 /* DER of a PKCS#12 file protected with algorithms every OpenSSL reads
- * without the legacy provider (see sign.h). */
+ * without the legacy provider (see keystore.h). */
 static int pkcs12_der(EVP_PKEY *pkey, X509 *cert, const char *password, struct ccnx_buf *out)
 {
     const int pbe = NID_pbe_WithSHA1And3_Key_TripleDES_CBC;

@@ -6,7 +6,8 @@
  *   MerklePath ::= SEQUENCE { INTEGER nodeIndex, SEQUENCE OF OCTET STRING }
  * We write the AlgorithmIdentifier without parameters, as the reference's
  * encoder does, and accept an explicit NULL when reading. */
-#include <ccnx/sign.h>
+#include <ccnx/key.h>
+#include <ccnx/merkle.h>
 #include <ccnx/error.h>
 
 #include <stdlib.h>

@@ -4,7 +4,7 @@
 #include <ccnx/dtag.h>
 #include <ccnx/error.h>
 #include <ccnx/mgmt.h>
-#include <ccnx/publish_sign.h>
+#include <ccnx/content_sign.h>
 
 #include <string.h>
 

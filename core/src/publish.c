@@ -7,8 +7,10 @@
 #include <ccnx/dtag.h>
 #include <ccnx/error.h>
 #include <ccnx/naming.h>
-#include <ccnx/publish_sign.h>
-#include <ccnx/sign.h>
+#include <ccnx/content_sign.h>
+#include <ccnx/key.h>
+#include <ccnx/merkle.h>
+#include <ccnx/seqwriter.h>
 
 #include <limits.h>
 #include <sys/mman.h>

@@ -3,8 +3,8 @@
 #ifndef CCNX_PUBLISH_INTERNAL_H
 #define CCNX_PUBLISH_INTERNAL_H
 
-#include <ccnx/publish.h>
-#include <ccnx/publish_sign.h>
+#include <ccnx/seqwriter.h>
+#include <ccnx/content_sign.h>
 
 #include <stddef.h>
 #include <stdint.h>

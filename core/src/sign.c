@@ -1,5 +1,5 @@
 /* Keys and single signatures on OpenSSL 3 EVP. */
-#include <ccnx/sign.h>
+#include <ccnx/key.h>
 #include <ccnx/error.h>
 
 #include <errno.h>

@@ -4,10 +4,11 @@
 #include "verify_internal.h"
 
 #include <ccnx/error.h>
-#include <ccnx/fetch.h>
+#include <ccnx/verifier.h>
 #include <ccnx/interest.h>
-#include <ccnx/publish_sign.h>
+#include <ccnx/content_sign.h>
 #include <ccnx/uri.h>
+#include <ccnx/key.h>
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
 
 #include <ccnx/content.h>
 #include <ccnx/name.h>
-#include <ccnx/sign.h>
+#include <ccnx/key.h>
 
 /* Signatures longer than this (4096-bit RSA) are checked object by object. */
 #define MERKLE_SIG_MAX 512

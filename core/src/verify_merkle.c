@@ -11,6 +11,8 @@
 #include "verify_internal.h"
 
 #include <ccnx/error.h>
+#include <ccnx/key.h>
+#include <ccnx/merkle.h>
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,9 +5,9 @@
  * verification whenever the object carries its key. */
 #include <ccnx/content.h>
 #include <ccnx/error.h>
-#include <ccnx/fetch.h>
-#include <ccnx/publish_sign.h>
-#include <ccnx/sign.h>
+#include <ccnx/verifier.h>
+#include <ccnx/content_sign.h>
+#include <ccnx/key.h>
 
 #include <stdint.h>
 #include <stdlib.h>

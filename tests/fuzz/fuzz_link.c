@@ -3,7 +3,8 @@
  * that parse again to the same Link. */
 #include <ccnx/buf.h>
 #include <ccnx/link.h>
-#include <ccnx/sign.h>
+#include <ccnx/key.h>
+#include <ccnx/merkle.h>
 
 #include <stdlib.h>
 #include <string.h>

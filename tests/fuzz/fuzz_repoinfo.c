@@ -2,7 +2,7 @@
  * refused, and a parsed body's spans lie inside the input and its global
  * prefix makes a valid name. */
 #include <ccnx/name.h>
-#include <ccnx/publish.h>
+#include <ccnx/repo.h>
 
 #include <stdlib.h>
 

@@ -9,7 +9,7 @@
 #include <ccnx/ccnb.h>
 #include <ccnx/content.h>
 #include <ccnx/interest.h>
-#include <ccnx/sign.h>
+#include <ccnx/key.h>
 
 #include <arpa/inet.h>
 #include <netinet/in.h>

@@ -13,7 +13,7 @@
 #include <ccnx/interest.h>
 #include <ccnx/match.h>
 #include <ccnx/name.h>
-#include <ccnx/sign.h>
+#include <ccnx/key.h>
 #include <ccnx/uri.h>
 
 #include <arpa/inet.h>

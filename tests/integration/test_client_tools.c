@@ -7,7 +7,7 @@
 #include <ccnx/client.h>
 #include <ccnx/content.h>
 #include <ccnx/match.h>
-#include <ccnx/sign.h>
+#include <ccnx/key.h>
 #include <ccnx/uri.h>
 
 #include <signal.h>

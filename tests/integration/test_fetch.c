@@ -8,6 +8,11 @@
 #include "test_fetch_producer.h"
 
 #include <poll.h>
+#include <ccnx/key.h>
+#include <ccnx/content_sign.h>
+#include <ccnx/verifier.h>
+#include <ccnx/resolve.h>
+#include <ccnx/fetch.h>
 
 static struct tu_ccnd ccnd;
 static struct ccnx_key *key;

@@ -12,12 +12,11 @@
 #include <ccnx/client.h>
 #include <ccnx/content.h>
 #include <ccnx/error.h>
-#include <ccnx/fetch.h>
 #include <ccnx/match.h>
 #include <ccnx/name.h>
 #include <ccnx/naming.h>
-#include <ccnx/publish_sign.h>
-#include <ccnx/sign.h>
+#include <ccnx/content_sign.h>
+#include <ccnx/key.h>
 #include <ccnx/uri.h>
 
 #include <pthread.h>

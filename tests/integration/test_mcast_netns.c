@@ -7,7 +7,7 @@
 
 #include <ccnx/content.h>
 #include <ccnx/interest.h>
-#include <ccnx/sign.h>
+#include <ccnx/key.h>
 
 #include <signal.h>
 #include <stdarg.h>

@@ -14,8 +14,9 @@
 #include <ccnx/interest.h>
 #include <ccnx/name.h>
 #include <ccnx/naming.h>
-#include <ccnx/publish.h>
-#include <ccnx/publish_sign.h>
+#include <ccnx/seqwriter.h>
+#include <ccnx/repo.h>
+#include <ccnx/content_sign.h>
 #include <ccnx/uri.h>
 
 #include <stdio.h>

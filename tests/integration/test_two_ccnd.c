@@ -8,7 +8,7 @@
 
 #include <ccnx/content.h>
 #include <ccnx/interest.h>
-#include <ccnx/sign.h>
+#include <ccnx/key.h>
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,8 +7,9 @@
 #include <ccnx/dtag.h>
 #include <ccnx/error.h>
 #include <ccnx/name.h>
-#include <ccnx/publish_sign.h>
-#include <ccnx/sign.h>
+#include <ccnx/content_sign.h>
+#include <ccnx/key.h>
+#include <ccnx/keystore.h>
 
 #include <stdio.h>
 #include <stdlib.h>

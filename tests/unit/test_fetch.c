@@ -6,12 +6,15 @@
 
 #include <ccnx/content.h>
 #include <ccnx/error.h>
-#include <ccnx/fetch.h>
+#include <ccnx/verifier.h>
+#include <ccnx/resolve.h>
+#include "fetch_cc.h"
 #include <ccnx/name.h>
 #include <ccnx/naming.h>
-#include <ccnx/publish_sign.h>
-#include <ccnx/sign.h>
+#include <ccnx/content_sign.h>
+#include <ccnx/key.h>
 #include <ccnx/uri.h>
+#include <ccnx/fetch.h>
 
 #include <stdio.h>
 #include <stdlib.h>

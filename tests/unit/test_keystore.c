@@ -3,7 +3,8 @@
 #include "testutil.h"
 
 #include <ccnx/error.h>
-#include <ccnx/sign.h>
+#include <ccnx/key.h>
+#include <ccnx/keystore.h>
 
 #include <errno.h>
 #include <stdio.h>

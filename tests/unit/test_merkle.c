@@ -4,8 +4,9 @@
 #include <ccnx/content.h>
 #include <ccnx/error.h>
 #include <ccnx/name.h>
-#include <ccnx/publish_sign.h>
-#include <ccnx/sign.h>
+#include <ccnx/content_sign.h>
+#include <ccnx/key.h>
+#include <ccnx/merkle.h>
 
 #include <stdio.h>
 #include <stdlib.h>

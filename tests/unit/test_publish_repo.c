@@ -11,7 +11,7 @@
 #include <ccnx/interest.h>
 #include <ccnx/name.h>
 #include <ccnx/naming.h>
-#include <ccnx/publish.h>
+#include <ccnx/repo.h>
 #include <ccnx/uri.h>
 
 #include <string.h>

@@ -5,8 +5,8 @@
 #include <ccnx/content.h>
 #include <ccnx/dtag.h>
 #include <ccnx/error.h>
-#include <ccnx/publish_sign.h>
-#include <ccnx/sign.h>
+#include <ccnx/content_sign.h>
+#include <ccnx/key.h>
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,8 +6,8 @@
 #include <ccnx/interest.h>
 #include <ccnx/mgmt.h>
 #include <ccnx/name.h>
-#include <ccnx/publish_sign.h>
-#include <ccnx/sign.h>
+#include <ccnx/content_sign.h>
+#include <ccnx/key.h>
 #include <ccnx/uri.h>
 
 #include <poll.h>

@@ -10,8 +10,9 @@
 #include <ccnx/interest.h>
 #include <ccnx/local.h>
 #include <ccnx/mgmt.h>
-#include <ccnx/publish_sign.h>
-#include <ccnx/sign.h>
+#include <ccnx/content_sign.h>
+#include <ccnx/key.h>
+#include <ccnx/keystore.h>
 #include <ccnx/uri.h>
 
 #include <arpa/inet.h>

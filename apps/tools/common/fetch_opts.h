@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 
+#include <ccnx/verifier.h>
 #include <ccnx/fetch.h>
 
 #define FETCH_OPTS_LETTERS "acp:s:t:uP:Vv" /* for the getopt string */

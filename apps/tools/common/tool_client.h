@@ -7,7 +7,7 @@
 
 #include <ccnx/client.h>
 #include <ccnx/name.h>
-#include <ccnx/publish.h>
+#include <ccnx/seqwriter.h>
 
 /* A connected client, or exit(TOOL_EXIT_FAILURE) with the reason. */
 struct ccnx_client *tool_client_open(void);

@@ -1,5 +1,5 @@
 /* ContentObjects (ContentObject.txt): parse to an offset table and compute
- * the implicit digest. Building and signing are in <ccnx/publish_sign.h>,
+ * the implicit digest. Building and signing are in <ccnx/content_sign.h>,
  * Link and Collection bodies in <ccnx/link.h>. */
 #ifndef CCNX_CONTENT_H
 #define CCNX_CONTENT_H

@@ -13,6 +13,9 @@
 #include <ccnx/interest.h>
 #include <ccnx/naming.h>
 #include <ccnx/uri.h>
+#include <ccnx/verifier.h>
+#include <ccnx/resolve.h>
+#include <ccnx/fetch.h>
 
 #include <string.h>
 

@@ -7,7 +7,8 @@
 
 #include "ccnloop.h"
 
-#include <ccnx/fetch.h>
+#include <ccnx/verifier.h>
+#include <ccnx/resolve.h>
 #include <gst/gst.h>
 
 enum ccnsrc_item_kind { ITEM_BUFFER, ITEM_CAPS, ITEM_EOS, ITEM_ERROR };

@@ -9,8 +9,9 @@
 
 #include <ccnx/content.h>
 #include <ccnx/error.h>
-#include <ccnx/publish.h>
-#include <ccnx/sign.h>
+#include <ccnx/seqwriter.h>
+#include <ccnx/repo.h>
+#include <ccnx/keystore.h>
 #include <ccnx/uri.h>
 
 #include <string.h>

@@ -20,7 +20,7 @@
 
 #include <ccnx/client.h>
 #include <ccnx/name.h>
-#include <ccnx/publish.h>
+#include <ccnx/seqwriter.h>
 
 struct ccngst_writer_opts {
     size_t block_size;          /* bytes per data segment */

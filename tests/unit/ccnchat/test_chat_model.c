@@ -16,8 +16,8 @@
 #include <ccnx/interest.h>
 #include <ccnx/match.h>
 #include <ccnx/naming.h>
-#include <ccnx/publish_sign.h>
-#include <ccnx/sign.h>
+#include <ccnx/content_sign.h>
+#include <ccnx/key.h>
 #include <ccnx/uri.h>
 #include <ccnx/utf8.h>
 

@@ -8,8 +8,8 @@
 
 #include <ccnx/content.h>
 #include <ccnx/name.h>
-#include <ccnx/publish_sign.h>
-#include <ccnx/sign.h>
+#include <ccnx/content_sign.h>
+#include <ccnx/key.h>
 #include <ccnx/uri.h>
 
 #include <string.h>

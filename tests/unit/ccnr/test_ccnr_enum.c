@@ -15,8 +15,9 @@
 #include <ccnx/interest.h>
 #include <ccnx/link.h>
 #include <ccnx/naming.h>
-#include <ccnx/publish_sign.h>
+#include <ccnx/content_sign.h>
 #include <ccnx/uri.h>
+#include <ccnx/key.h>
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -13,8 +13,9 @@
 #include <ccnx/dtag.h>
 #include <ccnx/error.h>
 #include <ccnx/naming.h>
-#include <ccnx/publish_sign.h>
+#include <ccnx/content_sign.h>
 #include <ccnx/uri.h>
+#include <ccnx/key.h>
 
 #include <stdio.h>
 #include <stdlib.h>

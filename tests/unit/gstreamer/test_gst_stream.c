@@ -13,8 +13,9 @@
 #include <ccnx/content.h>
 #include <ccnx/error.h>
 #include <ccnx/naming.h>
-#include <ccnx/sign.h>
+#include <ccnx/key.h>
 #include <ccnx/uri.h>
+#include <ccnx/seqwriter.h>
 
 #include <stdlib.h>
 #include <string.h>

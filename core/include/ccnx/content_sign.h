@@ -6,15 +6,15 @@
  * FreshnessSeconds, FinalBlockID, KeyLocator and ExtOpt in that order; the
  * signature covers the bytes from the start of Name to the end of Content.
  */
-#ifndef CCNX_PUBLISH_SIGN_H
-#define CCNX_PUBLISH_SIGN_H
+#ifndef CCNX_CONTENT_SIGN_H
+#define CCNX_CONTENT_SIGN_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include <ccnx/buf.h>
 #include <ccnx/content.h>
-#include <ccnx/sign.h>
+#include <ccnx/key.h>
 
 #include <ccnx/api.h>
 
