@@ -28,7 +28,7 @@ ${enum}};
 ")
 file(WRITE "${OUT_C}.tmp"
 "/* Generated from core/dtag.csv by cmake/gen_dtag.cmake: do not edit. */
-#include \"internal.h\"
+#include \"encoding/ccnb_internal.h\"
 /* Sorted by number (the csv is kept sorted; dtag.c checks it in its test). */
 const struct ccnx_dtag_entry ccnx_dtag_table[${count}] = {
 ${table}};

@@ -6,6 +6,8 @@
 #include "explore_ui.h"
 
 #include <ccnx/uri.h>
+#include <ccnx/verifier.h>
+#include <ccnx/fetch.h>
 
 #include <curses.h>
 #include <errno.h>

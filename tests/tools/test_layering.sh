@@ -12,7 +12,11 @@
 #   - table/ names no socket header;
 #   - an app includes its own files and the tools' common library, a
 #     plugin only its own;
-#   - inside the core, only env.c reads the environment.
+#   - inside the core, the layers of core/src are ordered base, encoding,
+#     packet, security, client, fetch, publish: a file includes its own
+#     layer's headers and those of the layers below (a public header counts
+#     in the layer of the source that defines it), never one above;
+#   - inside the core, only base/env.c reads the environment.
 # Prints every broken rule with its file and line.
 set -u
 SRC=${CCNX_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -28,6 +32,7 @@ search_dirs() {
     local f=$1
     SEARCH=("${f%/*}")
     case $f in
+    core/src/*) SEARCH+=(core/src) ;;
     ccnd/*) SEARCH+=(ccnd) ;;
     apps/*) SEARCH+=(apps/tools/common) ;;
     plugins/gstreamer/*) SEARCH+=(plugins/gstreamer/src) ;;
@@ -75,9 +80,56 @@ check_quoted() { # file line header
         case $found in "$a"*) ok=1 ;; esac
     done
     [ $ok = 1 ] || broken "$1" "$2" "\"$3\" ($found) is outside what ${1%/*} may include"
+    case $1:$found in
+    core/src/*:core/src/*)
+        local l=${found#core/src/}
+        check_core_order "$1" "$2" "${l%%/*}" "\"$3\""
+        ;;
+    esac
+}
+
+CORE_LAYERS=(base encoding packet security client fetch publish)
+# The rank of core layer $1 in CORE_LAYERS, in RANK (-1: not a layer).
+layer_rank() {
+    local i
+    RANK=-1
+    for i in "${!CORE_LAYERS[@]}"; do
+        [ "${CORE_LAYERS[$i]}" = "$1" ] && RANK=$i
+    done
+}
+# The core layer of public header ccnx/$1.h: the folder of the source that
+# defines it (the same name), or the one named here.
+header_layer() {
+    local c
+    case $1 in
+    api | error) HLAYER=base ;;
+    dtag_values) HLAYER=encoding ;;
+    content_sign) HLAYER=security ;;
+    *)
+        c=$(cd core/src && ls -d -- */"$1".c 2>/dev/null | head -n 1)
+        HLAYER=${c%%/*}
+        ;;
+    esac
+}
+# File $1 (under core/src/LAYER/) includes something of layer $3.
+check_core_order() { # file line layer what
+    local own=${1#core/src/}
+    own=${own%%/*}
+    layer_rank "$own"
+    local mine=$RANK
+    layer_rank "$3"
+    [ "$RANK" -ge 0 ] || { broken "$1" "$2" "$4 belongs to no layer of the core"; return; }
+    [ "$RANK" -le "$mine" ] || broken "$1" "$2" "$4 is in the $3 layer, above $own"
 }
 
 check_angle() { # file line header
+    case $1:$3 in
+    core/src/*:ccnx/*)
+        local h=${3#ccnx/}
+        header_layer "${h%.h}"
+        check_core_order "$1" "$2" "$HLAYER" "<$3>"
+        ;;
+    esac
     case $3 in
     ccnx/dtag_values.h) ;; # generated from core/dtag.csv
     ccnx/*)
@@ -108,8 +160,8 @@ while IFS= read -r rec; do
     fi
 done < <(grep -Hn '^[[:space:]]*#[[:space:]]*include' "${files[@]}")
 while IFS=: read -r f line _; do
-    [ "$f" = core/src/env.c ] || broken "$f" "$line" "the core reads the environment outside env.c"
-done < <(grep -n 'getenv *(' core/src/*.c core/include/ccnx/*.h)
+    [ "$f" = core/src/base/env.c ] || broken "$f" "$line" "the core reads the environment outside env.c"
+done < <(grep -n 'getenv *(' core/src/*/*.c core/include/ccnx/*.h)
 
 if [ $bad != 0 ]; then
     echo "FAIL: the layering rules of docs/architecture.md are broken (above)"

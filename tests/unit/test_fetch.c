@@ -8,7 +8,7 @@
 #include <ccnx/error.h>
 #include <ccnx/verifier.h>
 #include <ccnx/resolve.h>
-#include "fetch_cc.h"
+#include "fetch/fetch_cc.h"
 #include <ccnx/name.h>
 #include <ccnx/naming.h>
 #include <ccnx/content_sign.h>

@@ -1,7 +1,7 @@
 /* What leaves libccnx. The library is compiled with hidden visibility;
  * every public header wraps its declarations in CCNX_API_BEGIN and
  * CCNX_API_END, so exactly what these headers declare is exported and
- * the helpers the sources share (src/internal.h and its kin) are not.
+ * the helpers the sources share (the internal headers under core/src) are not.
  * tests/tools/test_exports.sh checks the exported list against the
  * headers. A module that links the core statically and must export
  * nothing of it (the Wireshark plugin) defines CCNX_API_HIDDEN. */

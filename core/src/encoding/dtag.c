@@ -1,7 +1,8 @@
 #include <ccnx/buf.h>
 #include <ccnx/dtag.h>
+#include <ccnx/error.h>
 
-#include "internal.h"
+#include "ccnb_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -8,7 +8,7 @@
  * the batch is hashed upward only until it meets a kept node: usually its
  * own leaf, which its neighbour's Witness already supplied, or one level up.
  * A batch costs one RSA operation; a segment about one leaf hash. */
-#include "verify_internal.h"
+#include "verifier_internal.h"
 
 #include <ccnx/error.h>
 #include <ccnx/key.h>

@@ -1,6 +1,6 @@
 /* The repository write protocol (RepoProtocol.txt): RepositoryInfo bodies
  * and the start-write Interest, plain and checked. */
-#include "publish_internal.h"
+#include "seqwriter_internal.h"
 
 #include <ccnx/client.h>
 #include <ccnx/dtag.h>

@@ -2,7 +2,7 @@
  * that say where the local ccnd is and where the user's keystore lives.
  * Programs read their own settings themselves; the library reads only
  * these, which every client shares. */
-#include "internal.h"
+#include "env.h"
 
 #include <ccnx/local.h>
 

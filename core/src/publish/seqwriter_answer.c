@@ -1,7 +1,7 @@
 /* The seqwriter answering Interests: from the signed segments it holds,
  * signing on demand, or later for Interests that ask for segments not
  * written yet. */
-#include "publish_internal.h"
+#include "seqwriter_internal.h"
 
 #include <ccnx/client.h>
 #include <ccnx/content.h>

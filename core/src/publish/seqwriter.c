@@ -1,7 +1,7 @@
 /* The seqwriter: segmenting, batch signing and the store of signed
- * segments. Answering Interests is in publish_answer.c, the repository
- * protocol in publish_repo.c. */
-#include "publish_internal.h"
+ * segments. Answering Interests is in seqwriter_answer.c, the repository
+ * protocol in repo.c. */
+#include "seqwriter_internal.h"
 
 #include <ccnx/client.h>
 #include <ccnx/dtag.h>

@@ -2,7 +2,7 @@
 #include <ccnx/ccnb.h>
 #include <ccnx/error.h>
 
-#include "internal.h"
+#include "ccnb_internal.h"
 
 #include <string.h>
 

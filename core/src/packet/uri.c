@@ -5,7 +5,7 @@
 #include <ccnx/error.h>
 #include <ccnx/uri.h>
 
-#include "internal.h"
+#include "encoding/ccnb_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,10 +3,11 @@
  * registration in client_filter.c. */
 #include "client_internal.h"
 
+#include <ccnx/dtag.h>
 #include <ccnx/error.h>
-#include <ccnx/local.h>
 #include <ccnx/key.h>
 #include <ccnx/keystore.h>
+#include <ccnx/local.h>
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -23,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "base/env.h"
 
 #define READ_CHUNK       (256 * 1024)
 #define MAX_ELEMENT_SIZE (1 << 20) /* larger than any message ccnd forwards */

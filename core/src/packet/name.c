@@ -5,7 +5,7 @@
 #include <ccnx/error.h>
 #include <ccnx/name.h>
 
-#include "internal.h"
+#include "encoding/ccnb_internal.h"
 
 #include <string.h>
 

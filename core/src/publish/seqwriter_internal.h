@@ -1,7 +1,7 @@
-/* The seqwriter's state, shared by publish.c (segmenting, signing, store)
- * and publish_answer.c (Interests). Private to libccnx. */
-#ifndef CCNX_PUBLISH_INTERNAL_H
-#define CCNX_PUBLISH_INTERNAL_H
+/* The seqwriter's state, shared by seqwriter.c (segmenting, signing, store)
+ * and seqwriter_answer.c (Interests). Private to libccnx. */
+#ifndef CCNX_SEQWRITER_INTERNAL_H
+#define CCNX_SEQWRITER_INTERNAL_H
 
 #include <ccnx/seqwriter.h>
 #include <ccnx/content_sign.h>
@@ -69,7 +69,7 @@ struct ccnx_seqwriter {
     struct ccnx_buf names;
 
     struct ccnx_seqwriter_stats stats;
-    struct repo_wait *start_write; /* in flight (publish_repo.c), or NULL */
+    struct repo_wait *start_write; /* in flight (repo.c), or NULL */
 };
 
 int64_t sw_now_ms(void);
@@ -82,10 +82,10 @@ int sw_sign_complete(struct ccnx_seqwriter *w, int all, size_t min);
  * last of them ends in the pending bytes. */
 size_t sw_complete_segments(const struct ccnx_seqwriter *w, size_t *end);
 
-/* publish_repo.c: forgets a start-write still in flight (no callback). */
+/* repo.c: forgets a start-write still in flight (no callback). */
 void sw_cancel_start_write(struct ccnx_seqwriter *w);
 
-/* publish_answer.c */
+/* seqwriter_answer.c */
 int sw_answer_waiting(struct ccnx_seqwriter *w);
 /* 1 when a remembered Interest asks for bytes already written but unsigned. */
 int sw_waiting_wants_pending(const struct ccnx_seqwriter *w);

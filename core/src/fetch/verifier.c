@@ -1,7 +1,7 @@
 /* The verifier: a key cache by publisher digest, key fetches by name, pins,
- * and Merkle batches checked through verify_merkle.c (one RSA operation
+ * and Merkle batches checked through verifier_merkle.c (one RSA operation
  * and about one SHA-256 of the object per segment). */
-#include "verify_internal.h"
+#include "verifier_internal.h"
 
 #include <ccnx/error.h>
 #include <ccnx/verifier.h>

@@ -3,7 +3,7 @@
 #include <ccnx/key.h>
 #include <ccnx/keystore.h>
 #include <ccnx/error.h>
-#include "internal.h"
+#include "base/env.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,6 +1,6 @@
-/* The verifier's Merkle-batch checking (verify_merkle.c), used by verify.c. */
-#ifndef CCNX_VERIFY_INTERNAL_H
-#define CCNX_VERIFY_INTERNAL_H
+/* The verifier's Merkle-batch checking (verifier_merkle.c), used by verifier.c. */
+#ifndef CCNX_VERIFIER_INTERNAL_H
+#define CCNX_VERIFIER_INTERNAL_H
 
 #include <stddef.h>
 #include <stdint.h>
