@@ -10,7 +10,7 @@
 #     mgmt/ itself and table/ (status.c/.h also face/ and fw/, whose counters
 #     the status page shows); ccnd's top files wire every layer;
 #   - table/ names no socket header;
-#   - an app includes its own files and the tools' common library, a
+#   - an app includes its own files and apps/common, a
 #     plugin only its own;
 #   - inside the core, the layers of core/src are ordered base, encoding,
 #     packet, security, client, fetch, publish: a file includes its own
@@ -34,7 +34,7 @@ search_dirs() {
     case $f in
     core/src/*) SEARCH+=(core/src) ;;
     ccnd/*) SEARCH+=(ccnd) ;;
-    apps/*) SEARCH+=(apps/tools/common) ;;
+    apps/*) SEARCH+=(apps/common) ;;
     plugins/gstreamer/*) SEARCH+=(plugins/gstreamer/src) ;;
     esac
 }
@@ -52,10 +52,10 @@ allowed() {
     ccnd/mgmt/status.[ch]) ALLOWED=(ccnd/mgmt/ ccnd/table/ ccnd/face/ ccnd/fw/) ;;
     ccnd/mgmt/*) ALLOWED=(ccnd/mgmt/ ccnd/table/) ;;
     ccnd/*) ALLOWED=(ccnd/) ;;
-    apps/tools/*) ALLOWED=(apps/tools/) ;;
+    apps/tools/*) ALLOWED=(apps/tools/ apps/common/) ;;
     apps/*)
         top=${f#apps/}
-        ALLOWED=("apps/${top%%/*}/" apps/tools/common/)
+        ALLOWED=("apps/${top%%/*}/" apps/common/)
         ;;
     plugins/*)
         top=${f#plugins/}
