@@ -1,8 +1,10 @@
 /* Error codes shared by every libccnx module.
  *
  * Functions return 0 (or a count) on success and a negative CCNX_E* code on
- * failure; functions returning pointers return NULL and leave the code in
- * the optional `int *err` argument they take. ccnx_strerror() names the reason.
+ * failure; a function that makes an object returns the code and hands the
+ * object back through its last argument (`struct ccnx_x **out`). The few
+ * that return a pointer (lookups, accessors) return NULL for "none", which
+ * is not an error. ccnx_strerror() names the reason.
  */
 #ifndef CCNX_ERROR_H
 #define CCNX_ERROR_H
