@@ -1,113 +1,87 @@
-/* Per-face counts (see facecount.h): linear probing, removal by shifting
- * the following run back, so no tombstones accumulate. */
+/* Per-face counts (see facecount.h): one entry per face holding something,
+ * made on its first record and freed with its last. */
 #include "table/facecount.h"
 
 #include <ccnx/error.h>
 
 #include <stdlib.h>
 
-static size_t home(const struct facecount *fc, unsigned faceid)
-{
-    return (size_t)((faceid * 0x9E3779B1u) ^ (faceid >> 16)) & (fc->cap - 1);
-}
+struct facecount_entry {
+    struct ccnx_hnode hn;
+    unsigned faceid;
+    uint32_t count; /* above 0 while in the table */
+    void *head;     /* the owner's per-face pointer (a list head), NULL when new */
+};
 
-/* The slot holding faceid, or the free slot where it would go. */
-static size_t probe(const struct facecount *fc, unsigned faceid)
+#define ENTRY_OF(x) CCNX_HTAB_ENTRY(x, struct facecount_entry, hn)
+
+static struct facecount_entry *find(const struct facecount *fc, unsigned faceid)
 {
-    size_t i = home(fc, faceid);
-    while (fc->slots[i].count != 0 && fc->slots[i].faceid != faceid) {
-        i = (i + 1) & (fc->cap - 1);
+    if (fc->faces.buckets == NULL) {
+        return NULL;
     }
-    return i;
+    uint64_t h = ccnx_hash_u64(faceid);
+    for (struct ccnx_hnode *x = ccnx_htab_chain(&fc->faces, h); x != NULL; x = x->next) {
+        if (x->hash == h && ENTRY_OF(x)->faceid == faceid) {
+            return ENTRY_OF(x);
+        }
+    }
+    return NULL;
 }
 
 void facecount_free(struct facecount *fc)
 {
-    free(fc->slots);
-    fc->slots = NULL;
-    fc->cap = fc->used = 0;
-}
-
-static int grow(struct facecount *fc)
-{
-    size_t ncap = fc->cap ? fc->cap * 2 : 16;
-    struct facecount_slot *old = fc->slots;
-    size_t ocap = fc->cap;
-    struct facecount_slot *v = calloc(ncap, sizeof *v);
-    if (v == NULL) {
-        return CCNX_E_NOMEM;
-    }
-    fc->slots = v;
-    fc->cap = ncap;
-    for (size_t i = 0; i < ocap; i++) {
-        if (old[i].count != 0) {
-            fc->slots[probe(fc, old[i].faceid)] = old[i];
+    for (size_t b = 0; fc->faces.buckets != NULL && b <= fc->faces.mask; b++) {
+        struct ccnx_hnode *x = fc->faces.buckets[b];
+        while (x != NULL) {
+            struct ccnx_hnode *next = x->next;
+            free(ENTRY_OF(x));
+            x = next;
         }
     }
-    free(old);
-    return 0;
+    ccnx_htab_free(&fc->faces);
 }
 
 int facecount_add(struct facecount *fc, unsigned faceid)
 {
-    /* At most half full, so probe runs stay short. */
-    if ((fc->used + 1) * 2 > fc->cap && grow(fc) != 0) {
-        return CCNX_E_NOMEM;
-    }
-    struct facecount_slot *s = &fc->slots[probe(fc, faceid)];
-    if (s->count == 0) {
-        s->faceid = faceid;
-        s->head = NULL;
-        fc->used++;
-    }
-    s->count++;
-    return 0;
-}
-
-/* Empties the slot at i, moving back the later members of its run. */
-static void slot_clear(struct facecount *fc, size_t i)
-{
-    fc->slots[i].count = 0;
-    fc->used--;
-    /* Moves back every later member of the run that may sit at i. */
-    size_t mask = fc->cap - 1;
-    for (size_t j = (i + 1) & mask; fc->slots[j].count != 0; j = (j + 1) & mask) {
-        size_t h = home(fc, fc->slots[j].faceid);
-        if (((j - h) & mask) >= ((j - i) & mask)) {
-            fc->slots[i] = fc->slots[j];
-            fc->slots[j].count = 0;
-            i = j;
+    struct facecount_entry *e = find(fc, faceid);
+    if (e == NULL) {
+        if (fc->faces.buckets == NULL && ccnx_htab_init(&fc->faces, 16) != 0) {
+            return CCNX_E_NOMEM;
         }
+        e = calloc(1, sizeof *e);
+        if (e == NULL) {
+            return CCNX_E_NOMEM;
+        }
+        e->faceid = faceid;
+        ccnx_htab_insert(&fc->faces, &e->hn, ccnx_hash_u64(faceid));
     }
+    e->count++;
+    return 0;
 }
 
 void facecount_sub(struct facecount *fc, unsigned faceid)
 {
-    if (fc->cap == 0) {
-        return;
+    struct facecount_entry *e = find(fc, faceid);
+    if (e != NULL && --e->count == 0) {
+        ccnx_htab_remove(&fc->faces, &e->hn);
+        free(e);
     }
-    size_t i = probe(fc, faceid);
-    if (fc->slots[i].count == 0 || --fc->slots[i].count > 0) {
-        return;
-    }
-    slot_clear(fc, i);
 }
 
 size_t facecount_get(const struct facecount *fc, unsigned faceid)
 {
-    return fc->cap == 0 ? 0 : fc->slots[probe(fc, faceid)].count;
+    const struct facecount_entry *e = find(fc, faceid);
+    return e != NULL ? e->count : 0;
 }
 
 size_t facecount_faces(const struct facecount *fc)
 {
-    return fc->used;
+    return fc->faces.count;
 }
 
 void **facecount_head(struct facecount *fc, unsigned faceid)
 {
-    if (fc->cap == 0) {
-        return NULL;
-    }
-    struct facecount_slot *s = &fc->slots[probe(fc, faceid)];
-    return s->count != 0 ? &s->head : NULL;
+    struct facecount_entry *e = find(fc, faceid);
+    return e != NULL ? &e->head : NULL;
 }

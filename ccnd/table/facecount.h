@@ -1,29 +1,25 @@
 /* A count per face id (how many PIT downstream records each face holds),
- * for the PIT's per-face share: an open-addressing hash table keyed by
- * face id, so reading, raising or lowering one count is O(1) on average.
- * Faces whose count falls to 0 leave the table, so its size is the number
- * of faces holding something. */
+ * for the PIT's per-face share, in the core's hash table keyed by face id,
+ * so reading, raising or lowering one count is O(1) on average. A face
+ * whose count falls to 0 leaves the table, so its size is the number of
+ * faces holding something. */
 #ifndef CCND_TABLE_FACECOUNT_H
 #define CCND_TABLE_FACECOUNT_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-struct facecount_slot {
-    unsigned faceid;
-    uint32_t count; /* 0: the slot is free */
-    void *head;     /* the owner's per-face pointer (a list head), NULL when new */
-};
+#include <ccnx/hashtab.h>
 
 struct facecount {
-    struct facecount_slot *slots;
-    size_t cap; /* a power of two, or 0 before the first add */
-    size_t used;
+    struct ccnx_htab faces; /* of struct facecount_entry; empty until the first add */
 };
 
 #define FACECOUNT_INIT                                                                             \
     {                                                                                              \
-        NULL, 0, 0                                                                                 \
+        {                                                                                          \
+            NULL, 0, 0                                                                             \
+        }                                                                                          \
     }
 
 void facecount_free(struct facecount *fc);
@@ -32,8 +28,8 @@ int facecount_add(struct facecount *fc, unsigned faceid);
 /* Takes one from faceid's count (nothing when it is 0). */
 void facecount_sub(struct facecount *fc, unsigned faceid);
 size_t facecount_get(const struct facecount *fc, unsigned faceid);
-/* The owner's pointer kept with faceid's count, or NULL when the count is
- * 0 (valid until the next add, sub or forget). */
+/* The owner's pointer kept with faceid's count, NULL when new, or NULL
+ * itself when the count is 0 (valid while the count stays above 0). */
 void **facecount_head(struct facecount *fc, unsigned faceid);
 /* How many faces have a count above 0. */
 size_t facecount_faces(const struct facecount *fc);

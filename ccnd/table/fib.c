@@ -41,15 +41,9 @@ struct face_regs {
 
 #define REGS_OF(x) CCNX_HTAB_ENTRY(x, struct face_regs, hn)
 
-static uint64_t face_hash(unsigned faceid)
-{
-    uint64_t h = (uint64_t)faceid * 0x9E3779B97F4A7C15ull;
-    return h ^ (h >> 32);
-}
-
 static struct face_regs *regs_find(const struct fib *fib, unsigned faceid)
 {
-    uint64_t h = face_hash(faceid);
+    uint64_t h = ccnx_hash_u64(faceid);
     for (struct ccnx_hnode *x = ccnx_htab_chain(&fib->byface, h); x != NULL; x = x->next) {
         if (x->hash == h && REGS_OF(x)->faceid == faceid) {
             return REGS_OF(x);
@@ -67,7 +61,7 @@ static int regs_add(struct fib *fib, unsigned faceid, struct nametree_node *n)
             return CCNX_E_NOMEM;
         }
         g->faceid = faceid;
-        ccnx_htab_insert(&fib->byface, &g->hn, face_hash(faceid));
+        ccnx_htab_insert(&fib->byface, &g->hn, ccnx_hash_u64(faceid));
     }
     if (g->n == g->cap) {
         size_t nc = g->cap ? 2 * g->cap : 4;

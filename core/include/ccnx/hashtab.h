@@ -5,7 +5,8 @@
  * nodes as buckets (and stays as it is if memory runs out: chains grow
  * longer, nothing is lost). Lookups walk one chain comparing hashes, then
  * whatever the owner compares. One table type serves ccnd's PIT, name
- * tree and UDP peers and the client library's pending Interests. */
+ * tree, FIB, per-face counts and UDP peers and the client library's
+ * pending Interests. */
 #ifndef CCNX_HASHTAB_H
 #define CCNX_HASHTAB_H
 
@@ -57,6 +58,14 @@ static inline uint64_t ccnx_hash_bytes(uint64_t h, const void *bytes, size_t n)
 static inline uint64_t ccnx_hash_mix(uint64_t h)
 {
     return h ^ (h >> 29);
+}
+
+/* The hash of an integer key (a face id): Fibonacci hashing, its high half
+ * folded into the low one, so a power-of-two mask sees every bit of the key. */
+static inline uint64_t ccnx_hash_u64(uint64_t key)
+{
+    uint64_t h = key * 0x9E3779B97F4A7C15ull;
+    return h ^ (h >> 32);
 }
 
 /* The chain where nodes of `hash` are: walk it with ->next and compare
