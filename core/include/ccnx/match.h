@@ -62,8 +62,10 @@ struct ccnx_match_candidate {
 };
 
 /* Canonical order of two full names, each an encoded Name element followed
- * by its 32-byte digest: <0, 0, >0. A proper prefix sorts first, so an object
- * named /x/1 sorts before the object named /x (digests are 32 bytes long). */
+ * by its 32-byte digest (NULL: the name alone, as ccnx_name_compare_ccnb):
+ * <0, 0, >0. A proper prefix sorts first, so an object named /x/1 sorts
+ * before the object named /x (digests are 32 bytes long). Malformed names
+ * sort last. */
 int ccnx_match_full_name_compare(const uint8_t *aname, size_t alen, const uint8_t adigest[32],
                                  const uint8_t *bname, size_t blen, const uint8_t bdigest[32]);
 /* qsort-compatible comparison of two struct ccnx_match_candidate. */

@@ -3,6 +3,7 @@
 #include <ccnx/ccnb.h>
 #include <ccnx/dtag.h>
 #include <ccnx/error.h>
+#include <ccnx/match.h>
 #include <ccnx/name.h>
 
 #include "encoding/ccnb_internal.h"
@@ -226,26 +227,11 @@ int ccnx_comp_compare(const uint8_t *a, size_t an, const uint8_t *b, size_t bn)
     return an == 0 ? 0 : memcmp(a, b, an);
 }
 
+/* Canonical order is computed in one place, for names with or without an
+ * implicit digest (match.c). */
 int ccnx_name_compare_ccnb(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
 {
-    struct ccnx_name_iter ia, ib;
-    struct ccnx_comp ca, cb;
-    int ea = ccnx_name_iter_init(&ia, a, alen);
-    int eb = ccnx_name_iter_init(&ib, b, blen);
-    for (;;) {
-        int ra = ea == 0 ? ccnx_name_iter_next(&ia, &ca) : ea;
-        int rb = eb == 0 ? ccnx_name_iter_next(&ib, &cb) : eb;
-        if (ra != 1 || rb != 1) {
-            /* End or error: the shorter (or well-formed) one sorts first. */
-            int ka = ra == 1 ? 1 : (ra == 0 ? 0 : 2);
-            int kb = rb == 1 ? 1 : (rb == 0 ? 0 : 2);
-            return (ka > kb) - (ka < kb);
-        }
-        int c = ccnx_comp_compare(ca.p, ca.n, cb.p, cb.n);
-        if (c != 0) {
-            return c;
-        }
-    }
+    return ccnx_match_full_name_compare(a, alen, NULL, b, blen, NULL);
 }
 
 int ccnx_name_compare(const struct ccnx_name *a, const struct ccnx_name *b)
