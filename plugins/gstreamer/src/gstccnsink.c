@@ -69,7 +69,31 @@ struct _GstCcnSink {
     gboolean started_writer;
 };
 
+/**
+ * SECTION:element-ccnsink
+ * @title: ccnsink
+ * @see_also: ccnsrc
+ *
+ * Publishes what reaches it under a CCNx name, for any number of viewers
+ * (ccnsrc) on any hosts joined by ccnd: the bytes in signed segments, and
+ * beside them each buffer's timestamps, flags and the caps, so a viewer
+ * gets the buffers back as they were sent. A live stream keeps its newest
+ * #GstCcnSink:live-window milliseconds; anything else is kept whole and,
+ * after the end, served for #GstCcnSink:linger seconds, or stored in a
+ * repository with #GstCcnSink:repo. Viewers after the first are served
+ * from ccnd's content stores.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 videotestsrc is-live=true ! vp8enc deadline=1 ! webmmux streamable=true ! ccnsink location=ccnx:/video live-window=3000
+ * ]| A live VP8/WebM stream under ccnx:/video.
+ * |[
+ * gst-launch-1.0 filesrc location=clip.webm ! ccnsink location=ccnx:/movies/clip.webm repo=true
+ * ]| A file, stored in the local repository.
+ */
+
 G_DEFINE_TYPE(GstCcnSink, gst_ccnsink, GST_TYPE_BASE_SINK)
+GST_ELEMENT_REGISTER_DEFINE(ccnsink, "ccnsink", GST_RANK_NONE, GST_TYPE_CCNSINK);
 
 static GstStaticPadTemplate sink_template =
     GST_STATIC_PAD_TEMPLATE("sink", GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS_ANY);

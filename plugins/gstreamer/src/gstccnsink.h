@@ -10,6 +10,7 @@ G_BEGIN_DECLS
 
 #define GST_TYPE_CCNSINK (gst_ccnsink_get_type())
 G_DECLARE_FINAL_TYPE(GstCcnSink, gst_ccnsink, GST, CCNSINK, GstBaseSink)
+GST_ELEMENT_REGISTER_DECLARE(ccnsink);
 
 G_END_DECLS
 

@@ -11,6 +11,28 @@
 
 #include <string.h>
 
+/**
+ * SECTION:element-ccnsrc
+ * @title: ccnsrc
+ * @see_also: ccnsink
+ *
+ * Plays what is published under a CCNx name: a stream that ccnsink
+ * publishes, with its buffers, caps and timestamps as they were sent, or
+ * the bytes of anything ccnputfile or ccnseqwriter publish (then like
+ * filesrc, with seeking in bytes). A live stream is joined at its newest
+ * keyframe; one that has ended plays from the start. Every segment's
+ * signature is verified unless #GstCcnSrc:verify is off. The element talks
+ * to the local ccnd, found as the CCNx tools find it.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 ccnsrc location=ccnx:/video ! matroskademux ! vp8dec ! autovideosink
+ * ]| Plays a live VP8/WebM stream published by ccnsink.
+ * |[
+ * gst-launch-1.0 playbin uri=ccnx:/movies/clip.webm
+ * ]| Plays a file published by ccnputfile (ccnsrc handles the ccnx: scheme).
+ */
+
 GST_DEBUG_CATEGORY(ccnsrc_debug);
 #define GST_CAT_DEFAULT ccnsrc_debug
 
@@ -49,6 +71,7 @@ static void gst_ccnsrc_uri_handler_init(gpointer g_iface, gpointer iface_data);
 
 G_DEFINE_TYPE_WITH_CODE(GstCcnSrc, gst_ccnsrc, GST_TYPE_PUSH_SRC,
                         G_IMPLEMENT_INTERFACE(GST_TYPE_URI_HANDLER, gst_ccnsrc_uri_handler_init))
+GST_ELEMENT_REGISTER_DEFINE(ccnsrc, "ccnsrc", GST_RANK_PRIMARY, GST_TYPE_CCNSRC);
 
 static GstStaticPadTemplate src_template =
     GST_STATIC_PAD_TEMPLATE("src", GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS_ANY);

@@ -12,6 +12,7 @@ G_BEGIN_DECLS
 
 #define GST_TYPE_CCNSRC (gst_ccnsrc_get_type())
 G_DECLARE_FINAL_TYPE(GstCcnSrc, gst_ccnsrc, GST, CCNSRC, GstPushSrc)
+GST_ELEMENT_REGISTER_DECLARE(ccnsrc);
 
 typedef enum {
     GST_CCNSRC_MODE_AUTO,

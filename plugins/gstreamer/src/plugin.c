@@ -6,8 +6,9 @@
 
 static gboolean plugin_init(GstPlugin *plugin)
 {
-    return gst_element_register(plugin, "ccnsink", GST_RANK_NONE, GST_TYPE_CCNSINK) &&
-           gst_element_register(plugin, "ccnsrc", GST_RANK_PRIMARY, GST_TYPE_CCNSRC);
+    gboolean ok = GST_ELEMENT_REGISTER(ccnsink, plugin);
+    ok &= GST_ELEMENT_REGISTER(ccnsrc, plugin);
+    return ok;
 }
 
 #define PACKAGE "ccnx-suite"
