@@ -13,6 +13,7 @@
 #include "chat_app.h"
 #include "chat_text.h"
 #include "input_line.h"
+#include "screen/screen_text.h"
 #include "ui.h"
 
 #include <ccnx/utf8.h>
@@ -40,27 +41,6 @@ struct view {
 
 /* ---- Text cells ---- */
 
-static int cell_width(uint32_t cp)
-{
-    int w = wcwidth((wchar_t)cp);
-    return w < 0 ? 1 : w;
-}
-
-/* Decodes sanitized UTF-8 into code points; returns how many. */
-static size_t decode(const char *text, uint32_t *out, size_t max)
-{
-    size_t n = strlen(text), k = 0;
-    for (size_t i = 0; i < n && k < max;) {
-        uint32_t cp;
-        int len = ccnx_utf8_decode((const uint8_t *)text + i, n - i, &cp);
-        if (len == 0)
-            break;
-        out[k++] = cp;
-        i += (size_t)len;
-    }
-    return k;
-}
-
 /* Where each row of a wrapped text starts: row 0 has `first` columns, the
  * others `width`. Returns the number of rows (at least 1). */
 static int wrap(const uint32_t *cps, size_t n, int first, int width, size_t *starts)
@@ -68,7 +48,7 @@ static int wrap(const uint32_t *cps, size_t n, int first, int width, size_t *sta
     int rows = 1, col = 0, room = first;
     starts[0] = 0;
     for (size_t i = 0; i < n; i++) {
-        int w = cell_width(cps[i]);
+        int w = screen_cell_width(cps[i]);
         if (col + w > room && col > 0) {
             if (rows == MAX_ROWS)
                 break;
@@ -80,34 +60,6 @@ static int wrap(const uint32_t *cps, size_t n, int first, int width, size_t *sta
     }
     starts[rows] = n;
     return rows;
-}
-
-static void put_cps(int y, int x, const uint32_t *cps, size_t n, int maxx)
-{
-    for (size_t i = 0; i < n && x < maxx; i++) {
-        int w = cell_width(cps[i]);
-        if (x + w > maxx)
-            break;
-        wchar_t wc[2] = {(wchar_t)cps[i], 0};
-        mvaddnwstr(y, x, wc, 1);
-        x += w;
-    }
-}
-
-static void put_utf8(int y, int x, const char *text, int maxx)
-{
-    uint32_t cps[512];
-    put_cps(y, x, cps, decode(text, cps, 512), maxx);
-}
-
-static int utf8_width(const char *text)
-{
-    uint32_t cps[512];
-    size_t n = decode(text, cps, 512);
-    int w = 0;
-    for (size_t i = 0; i < n; i++)
-        w += cell_width(cps[i]);
-    return w;
 }
 
 /* ---- Scrollback ---- */
@@ -128,11 +80,11 @@ static void lay_out(const struct chat_model *m, const struct chat_msg *msg, int 
         l->header = PREFIX_WIDTH + 4; /* "*** " */
     } else {
         chat_model_name(m, msg->publisher, name);
-        l->header = PREFIX_WIDTH + 2 + utf8_width(name) + 2; /* mark, space, nick, ": " */
+        l->header = PREFIX_WIDTH + 2 + screen_text_width(name) + 2; /* mark, space, nick, ": " */
     }
     if (l->header > width / 2)
         l->header = width / 2;
-    l->n = decode(msg->text, l->cps, sizeof l->cps / sizeof l->cps[0]);
+    l->n = screen_decode(msg->text, l->cps, sizeof l->cps / sizeof l->cps[0]);
     l->rows = wrap(l->cps, l->n, width - l->header, width - PREFIX_WIDTH, l->starts);
 }
 
@@ -154,7 +106,7 @@ static void draw_header(struct view *v, const struct chat_msg *msg, int y, int w
     const struct chat_member *mb = chat_model_member(m, msg->publisher, 0, 0);
     int pair = PAIR_NICK + (mb != NULL ? (int)mb->colour : 0);
     attron(COLOR_PAIR(pair) | (msg->own ? A_BOLD : 0));
-    put_utf8(y, PREFIX_WIDTH + 2, chat_model_name(m, msg->publisher, name), width / 2 - 2);
+    screen_put_text(y, PREFIX_WIDTH + 2, chat_model_name(m, msg->publisher, name), width / 2 - 2);
     attroff(COLOR_PAIR(pair) | A_BOLD);
     addstr(": ");
     if (bad) {
@@ -181,7 +133,7 @@ static void draw_scrollback(struct view *v, int top, int bottom, int width)
             int x = r == 0 ? l.header : PREFIX_WIDTH;
             if (r == 0)
                 draw_header(v, msg, y, width);
-            put_cps(y, x, l.cps + l.starts[r], l.starts[r + 1] - l.starts[r], width);
+            screen_put_cps(y, x, l.cps + l.starts[r], l.starts[r + 1] - l.starts[r], width);
             attroff(COLOR_PAIR(PAIR_NOTICE));
             y--;
         }
@@ -231,7 +183,7 @@ static void draw_members(struct view *v, int top, int bottom, int x0)
         attr_t a =
             COLOR_PAIR(PAIR_NICK + (int)mb->colour) | (idle ? A_DIM : 0) | (own ? A_BOLD : 0);
         attron(a);
-        put_utf8(top + 1 + (int)i, x0 + 1, rows[i].name, COLS);
+        screen_put_text(top + 1 + (int)i, x0 + 1, rows[i].name, COLS);
         attroff(a);
     }
 }
@@ -249,7 +201,7 @@ static void draw_status(struct view *v)
     snprintf(line + len, sizeof line - (size_t)len, "%s", chat_session_nick(v->s));
     attron(COLOR_PAIR(PAIR_STATUS) | A_BOLD);
     mvhline(0, 0, ' ', COLS);
-    put_utf8(0, 0, line, COLS);
+    screen_put_text(0, 0, line, COLS);
     if (st->malformed + st->unverified + st->hidden > 0) {
         /* What was dropped or hidden, at the right when it fits. */
         char drops[96];
@@ -257,7 +209,7 @@ static void draw_status(struct view *v)
                  (unsigned long long)st->malformed, (unsigned long long)st->unverified,
                  (unsigned long long)st->hidden);
         int at = COLS - (int)strlen(drops);
-        if (at > utf8_width(line) + 1)
+        if (at > screen_text_width(line) + 1)
             mvaddstr(0, at, drops);
     }
     attroff(COLOR_PAIR(PAIR_STATUS) | A_BOLD);
@@ -280,9 +232,9 @@ static void draw_keys(struct view *v)
         attron(A_REVERSE);
         mvaddstr(LINES - 2, 0, more);
         attroff(A_REVERSE);
-        put_utf8(LINES - 2, (int)strlen(more), keys, COLS);
+        screen_put_text(LINES - 2, (int)strlen(more), keys, COLS);
     } else {
-        put_utf8(LINES - 2, 0, keys, COLS);
+        screen_put_text(LINES - 2, 0, keys, COLS);
     }
     attroff(A_DIM);
 }
@@ -294,17 +246,17 @@ static void draw_input(struct view *v)
     const int x0 = 2, width = COLS - x0 - 1;
     int before = 0;
     for (size_t i = 0; i < v->in.cursor; i++)
-        before += cell_width(v->in.text[i]);
+        before += screen_cell_width(v->in.text[i]);
     size_t start = 0;
     if (before >= width) {
         int shown = 0;
         start = v->in.cursor;
-        while (start > 0 && shown + cell_width(v->in.text[start - 1]) <= width * 2 / 3)
-            shown += cell_width(v->in.text[--start]);
+        while (start > 0 && shown + screen_cell_width(v->in.text[start - 1]) <= width * 2 / 3)
+            shown += screen_cell_width(v->in.text[--start]);
         before = shown;
     }
     mvaddstr(LINES - 1, 0, "> ");
-    put_cps(LINES - 1, x0, v->in.text + start, v->in.len - start, COLS);
+    screen_put_cps(LINES - 1, x0, v->in.text + start, v->in.len - start, COLS);
     move(LINES - 1, x0 + before);
 }
 

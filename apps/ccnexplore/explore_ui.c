@@ -4,6 +4,7 @@
  * the screen never waits for a slow prefix. */
 #define NCURSES_WIDECHAR 1
 #include "explore_ui.h"
+#include "screen/screen_text.h"
 
 #include <ccnx/uri.h>
 #include <ccnx/verifier.h>
@@ -90,59 +91,6 @@ static void note(struct ui *u, int bad, const char *fmt, ...)
     u->dirty = 1;
 }
 
-/* ---- Text on screen ---- */
-
-static int cell_width(wchar_t wc)
-{
-    int w = wcwidth(wc);
-    return w < 0 ? 1 : w;
-}
-
-/* Writes UTF-8 text (already inert) from column x, clipped at maxx;
- * returns the column after it. */
-static int put_text(int y, int x, const char *text, int maxx)
-{
-    mbstate_t st;
-    memset(&st, 0, sizeof st);
-    size_t n = strlen(text);
-    for (size_t i = 0; i < n && x < maxx;) {
-        wchar_t wc;
-        size_t len = mbrtowc(&wc, text + i, n - i, &st);
-        if (len == (size_t)-1 || len == (size_t)-2 || len == 0) {
-            wc = L'?';
-            len = 1;
-            memset(&st, 0, sizeof st);
-        }
-        int w = cell_width(wc);
-        if (x + w > maxx)
-            break;
-        mvaddnwstr(y, x, &wc, 1);
-        x += w;
-        i += len;
-    }
-    return x;
-}
-
-static int text_width(const char *text)
-{
-    mbstate_t st;
-    memset(&st, 0, sizeof st);
-    int w = 0;
-    size_t n = strlen(text);
-    for (size_t i = 0; i < n;) {
-        wchar_t wc;
-        size_t len = mbrtowc(&wc, text + i, n - i, &st);
-        if (len == (size_t)-1 || len == (size_t)-2 || len == 0) {
-            len = 1;
-            wc = L'?';
-            memset(&st, 0, sizeof st);
-        }
-        w += cell_width(wc);
-        i += len;
-    }
-    return w;
-}
-
 /* ---- Layout ---- */
 
 struct layout {
@@ -201,7 +149,7 @@ static void draw_status(struct ui *u)
         ccnx_buf_printf(&s, "  |  filter \"%s\"", u->filter);
     attron(COLOR_PAIR(PAIR_BAR) | A_BOLD);
     mvhline(0, 0, ' ', COLS);
-    put_text(0, 0, ccnx_buf_cstr(&s), COLS);
+    screen_put_text(0, 0, ccnx_buf_cstr(&s), COLS);
     attroff(COLOR_PAIR(PAIR_BAR) | A_BOLD);
     ccnx_buf_free(&s);
 }
@@ -247,12 +195,12 @@ static void draw_tree(struct ui *u, const struct layout *l)
         if (is_sel)
             attron(COLOR_PAIR(PAIR_SEL) | A_REVERSE);
         mvhline(l->tree_y + y, 0, ' ', l->tree_w);
-        int x = put_text(l->tree_y + y, 0, ccnx_buf_cstr(&left), l->tree_w);
-        int rw = text_width(ccnx_buf_cstr(&right));
+        int x = screen_put_text(l->tree_y + y, 0, ccnx_buf_cstr(&left), l->tree_w);
+        int rw = screen_text_width(ccnx_buf_cstr(&right));
         int rx = l->tree_w - rw - 1 > x + 1 ? l->tree_w - rw - 1 : x + 2;
         if (!is_sel)
             attron(COLOR_PAIR(PAIR_DIM));
-        put_text(l->tree_y + y, rx, ccnx_buf_cstr(&right), l->tree_w);
+        screen_put_text(l->tree_y + y, rx, ccnx_buf_cstr(&right), l->tree_w);
         attroff(COLOR_PAIR(PAIR_DIM) | COLOR_PAIR(PAIR_SEL) | A_REVERSE);
     }
     ccnx_buf_free(&left);
@@ -267,27 +215,11 @@ static void draw_lines(const char *text, int skip, int y0, int x0, int h, int w)
     const char *p = text;
     while (*p != '\0' && y < y0 + h && w > 0) {
         /* One screen line: as many characters as fit in w columns. */
-        mbstate_t st;
-        memset(&st, 0, sizeof st);
-        size_t n = 0;
-        int cols = 0;
-        while (p[n] != '\0' && p[n] != '\n') {
-            wchar_t wc;
-            size_t len = mbrtowc(&wc, p + n, strlen(p + n), &st);
-            if (len == (size_t)-1 || len == (size_t)-2 || len == 0) {
-                len = 1;
-                wc = L'?';
-                memset(&st, 0, sizeof st);
-            }
-            if (cols + cell_width(wc) > w)
-                break;
-            cols += cell_width(wc);
-            n += len;
-        }
+        size_t n = screen_line_fit(p, w);
         if (line++ >= skip) {
             char buf[2048];
             snprintf(buf, sizeof buf, "%.*s", (int)(n < sizeof buf - 1 ? n : sizeof buf - 1), p);
-            put_text(y++, x0, buf, x0 + w);
+            screen_put_text(y++, x0, buf, x0 + w);
         }
         p += n;
         if (*p == '\n')
@@ -346,7 +278,7 @@ static void draw_bottom(struct ui *u)
     clrtoeol();
     if (u->prompt != PROMPT_NONE) {
         ccnx_buf_printf(&s, "%s%s", prompt_label(u->prompt), u->input);
-        int x = put_text(y, 0, ccnx_buf_cstr(&s), COLS);
+        int x = screen_put_text(y, 0, ccnx_buf_cstr(&s), COLS);
         move(y, x < COLS ? x : COLS - 1);
     } else {
         if (u->a.fetch.fetch != NULL && u->a.fetch.done == 0) {
@@ -358,7 +290,7 @@ static void draw_bottom(struct ui *u)
             ccnx_buf_append_str(&s, u->message);
         }
         attron(COLOR_PAIR(u->message_bad ? PAIR_BAD : PAIR_GOOD));
-        put_text(y, 0, ccnx_buf_cstr(&s), COLS);
+        screen_put_text(y, 0, ccnx_buf_cstr(&s), COLS);
         attroff(COLOR_PAIR(PAIR_BAD) | COLOR_PAIR(PAIR_GOOD));
     }
     static const char *keys =
@@ -366,11 +298,12 @@ static void draw_bottom(struct ui *u)
         "  / filter  g play  c copy  ? help  q quit";
     attron(COLOR_PAIR(PAIR_BAR));
     mvhline(LINES - 1, 0, ' ', COLS);
-    put_text(LINES - 1, 0,
-             u->utf8 ? keys
-                     : " Up/Down move  Right/Enter open  Left close  p preview"
-                       "  f fetch  u put  r refresh  / filter  g play  c copy  ? help  q quit",
-             COLS);
+    screen_put_text(LINES - 1, 0,
+                    u->utf8
+                        ? keys
+                        : " Up/Down move  Right/Enter open  Left close  p preview"
+                          "  f fetch  u put  r refresh  / filter  g play  c copy  ? help  q quit",
+                    COLS);
     attroff(COLOR_PAIR(PAIR_BAR));
     ccnx_buf_free(&s);
 }
@@ -398,7 +331,7 @@ static void draw(struct ui *u)
 {
     erase();
     if (LINES < 6 || COLS < 30) {
-        put_text(0, 0, "ccnexplore: the terminal is too small", COLS);
+        screen_put_text(0, 0, "ccnexplore: the terminal is too small", COLS);
         refresh();
         return;
     }
@@ -410,7 +343,7 @@ static void draw(struct ui *u)
         size_t n = sizeof help_lines / sizeof *help_lines;
         for (size_t i = 0; i < n && (int)i + 2 < LINES - 2; i++) {
             mvhline((int)i + 2, 2, ' ', COLS - 4);
-            put_text((int)i + 2, 3, help_lines[i], COLS - 3);
+            screen_put_text((int)i + 2, 3, help_lines[i], COLS - 3);
         }
     }
     draw_bottom(u);

@@ -85,7 +85,8 @@ struct _GstCcnSink {
  *
  * ## Example launch lines
  * |[
- * gst-launch-1.0 videotestsrc is-live=true ! vp8enc deadline=1 ! webmmux streamable=true ! ccnsink location=ccnx:/video live-window=3000
+ * gst-launch-1.0 videotestsrc is-live=true ! vp8enc deadline=1 ! webmmux streamable=true ! ccnsink
+ * location=ccnx:/video live-window=3000
  * ]| A live VP8/WebM stream under ccnx:/video.
  * |[
  * gst-launch-1.0 filesrc location=clip.webm ! ccnsink location=ccnx:/movies/clip.webm repo=true
