@@ -2,6 +2,8 @@
 #include "mgmt/status.h"
 
 #include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -297,6 +299,70 @@ static void figures_get(const struct status_view *v, struct figures *g)
     g->sent = s->interests_out;
 }
 
+/* The summary figures, one row each, in the reference's groups and order:
+ * XML and JSON name each figure, the HTML page writes the name after the
+ * number. A row with no field is always 0 (what the reference counts and
+ * this forwarder never does). */
+enum fig_group { FIG_COBS, FIG_INTERESTS, FIG_TOTALS };
+
+struct fig_row {
+    enum fig_group group;
+    const char *name;
+    size_t off; /* in struct figures; NO_FIELD: always 0 */
+};
+
+#define NO_FIELD SIZE_MAX
+#define FIG(g, name, f)                                                                            \
+    {                                                                                              \
+        g, name, offsetof(struct figures, f)                                                       \
+    }
+#define FIG_ZERO(g, name)                                                                          \
+    {                                                                                              \
+        g, name, NO_FIELD                                                                          \
+    }
+
+static const struct fig_row fig_rows[] = {
+    FIG(FIG_COBS, "accessioned", accessioned),
+    FIG(FIG_COBS, "stored", stored),
+    FIG(FIG_COBS, "stale", stale),
+    FIG_ZERO(FIG_COBS, "sparse"),
+    FIG(FIG_COBS, "duplicate", duplicate),
+    FIG(FIG_COBS, "sent", cobs_sent),
+    FIG(FIG_INTERESTS, "names", names),
+    FIG(FIG_INTERESTS, "pending", pending),
+    FIG(FIG_INTERESTS, "propagating", propagating),
+    FIG(FIG_INTERESTS, "noted", noted),
+    FIG(FIG_TOTALS, "accepted", accepted),
+    FIG(FIG_TOTALS, "dropped", dropped),
+    FIG(FIG_TOTALS, "sent", sent),
+    FIG_ZERO(FIG_TOTALS, "stuffed"),
+};
+
+/* Appends the rows of groups first..last: "<name>v</name>" (XML),
+ * "\"name\":v" separated by commas (JSON), "v name" separated by commas
+ * (HTML). */
+static void put_figures(struct ccnx_buf *b, const struct figures *g, enum fig_group first,
+                        enum fig_group last, enum status_format fmt)
+{
+    int n = 0;
+    for (size_t i = 0; i < sizeof fig_rows / sizeof fig_rows[0]; i++) {
+        const struct fig_row *r = &fig_rows[i];
+        if (r->group < first || r->group > last) {
+            continue;
+        }
+        unsigned long long v =
+            r->off == NO_FIELD ? 0 : *(const uint64_t *)(const void *)((const char *)g + r->off);
+        const char *sep = n++ > 0 ? "," : "";
+        if (fmt == STATUS_XML) {
+            ccnx_buf_printf(b, "<%s>%llu</%s>", r->name, v, r->name);
+        } else if (fmt == STATUS_JSON) {
+            ccnx_buf_printf(b, "%s\"%s\":%llu", sep, r->name, v);
+        } else {
+            ccnx_buf_printf(b, "%s %llu %s", sep, v, r->name);
+        }
+    }
+}
+
 /* Seconds left of a registration, as the reference shows them. */
 static long expires_s(uint64_t expires, uint64_t now)
 {
@@ -420,20 +486,11 @@ static void render_xml(const struct status *st, const struct status_view *v, str
                     STATUS_API_VERSION, (unsigned long long)(v->start_us / 1000000u),
                     (unsigned)(v->start_us % 1000000u), (unsigned long long)(v->now_us / 1000000u),
                     (unsigned)(v->now_us % 1000000u));
-    ccnx_buf_printf(b,
-                    "<cobs><accessioned>%llu</accessioned><stored>%llu</stored><stale>%llu</stale>"
-                    "<sparse>0</sparse><duplicate>%llu</duplicate><sent>%llu</sent></cobs>",
-                    (unsigned long long)g.accessioned, (unsigned long long)g.stored,
-                    (unsigned long long)g.stale, (unsigned long long)g.duplicate,
-                    (unsigned long long)g.cobs_sent);
-    ccnx_buf_printf(b,
-                    "<interests><names>%llu</names><pending>%llu</pending>"
-                    "<propagating>%llu</propagating><noted>%llu</noted><accepted>%llu</accepted>"
-                    "<dropped>%llu</dropped><sent>%llu</sent><stuffed>0</stuffed></interests>",
-                    (unsigned long long)g.names, (unsigned long long)g.pending,
-                    (unsigned long long)g.propagating, (unsigned long long)g.noted,
-                    (unsigned long long)g.accepted, (unsigned long long)g.dropped,
-                    (unsigned long long)g.sent);
+    ccnx_buf_append_str(b, "<cobs>");
+    put_figures(b, &g, FIG_COBS, FIG_COBS, STATUS_XML);
+    ccnx_buf_append_str(b, "</cobs><interests>");
+    put_figures(b, &g, FIG_INTERESTS, FIG_TOTALS, STATUS_XML);
+    ccnx_buf_append_str(b, "</interests>");
     xml_faces(st, v, b);
     ccnx_buf_append_str(b, "<forwarding>");
     struct fib_ctx c = {b, v->mono_now, 0, 0, 1};
@@ -563,19 +620,11 @@ static void render_json(const struct status *st, const struct status_view *v, st
                     (unsigned)(v->now_us % 1000000u));
     json_str(b, v->host != NULL ? v->host : "");
     ccnx_buf_printf(b, ",\"pid\":%ld,\"port\":%u,\"debug\":%d},\n", v->pid, v->port, v->debug);
-    ccnx_buf_printf(b,
-                    "\"cobs\":{\"accessioned\":%llu,\"stored\":%llu,\"stale\":%llu,\"sparse\":0,"
-                    "\"duplicate\":%llu,\"sent\":%llu},\n",
-                    (unsigned long long)g.accessioned, (unsigned long long)g.stored,
-                    (unsigned long long)g.stale, (unsigned long long)g.duplicate,
-                    (unsigned long long)g.cobs_sent);
-    ccnx_buf_printf(
-        b,
-        "\"interests\":{\"names\":%llu,\"pending\":%llu,\"propagating\":%llu,"
-        "\"noted\":%llu,\"accepted\":%llu,\"dropped\":%llu,\"sent\":%llu,\"stuffed\":0},\n",
-        (unsigned long long)g.names, (unsigned long long)g.pending,
-        (unsigned long long)g.propagating, (unsigned long long)g.noted,
-        (unsigned long long)g.accepted, (unsigned long long)g.dropped, (unsigned long long)g.sent);
+    ccnx_buf_append_str(b, "\"cobs\":{");
+    put_figures(b, &g, FIG_COBS, FIG_COBS, STATUS_JSON);
+    ccnx_buf_append_str(b, "},\n\"interests\":{");
+    put_figures(b, &g, FIG_INTERESTS, FIG_TOTALS, STATUS_JSON);
+    ccnx_buf_append_str(b, "},\n");
     ccnx_buf_printf(b,
                     "\"tables\":{\"cs_entries\":%llu,\"cs_bytes\":%llu,\"cs_charged\":%llu,"
                     "\"cs_capacity\":%llu,\"cs_capacity_bytes\":%llu,\"cs_hits\":%llu,"
@@ -713,21 +762,16 @@ static void render_html(const struct status *st, const struct status_view *v, st
     struct figures g;
     figures_get(v, &g);
     html_head(v, b);
+    ccnx_buf_append_str(b, "<div><b>Content items:</b>");
+    put_figures(b, &g, FIG_COBS, FIG_COBS, STATUS_HTML);
+    ccnx_buf_append_str(b, "</div>\n<div><b>Interests:</b>");
+    put_figures(b, &g, FIG_INTERESTS, FIG_INTERESTS, STATUS_HTML);
+    ccnx_buf_append_str(b, "</div>\n<div><b>Interest totals:</b>");
+    put_figures(b, &g, FIG_TOTALS, FIG_TOTALS, STATUS_HTML);
     ccnx_buf_printf(b,
-                    "<div><b>Content items:</b> %llu accessioned, %llu stored, %llu stale, 0 "
-                    "sparse, %llu duplicate, %llu sent</div>\n",
-                    (unsigned long long)g.accessioned, (unsigned long long)g.stored,
-                    (unsigned long long)g.stale, (unsigned long long)g.duplicate,
-                    (unsigned long long)g.cobs_sent);
-    ccnx_buf_printf(b,
-                    "<div><b>Interests:</b> %llu names, %llu pending, %llu propagating, %llu "
-                    "noted</div>\n<div><b>Interest totals:</b> %llu accepted, %llu dropped, "
-                    "%llu sent, 0 stuffed</div>\n<div><b>Malformed input:</b> %llu (faces "
-                    "closed for it included)</div>\n",
-                    (unsigned long long)g.names, (unsigned long long)g.pending,
-                    (unsigned long long)g.propagating, (unsigned long long)g.noted,
-                    (unsigned long long)g.accepted, (unsigned long long)g.dropped,
-                    (unsigned long long)g.sent, (unsigned long long)v->input_malformed);
+                    "</div>\n<div><b>Malformed input:</b> %llu (faces closed for it "
+                    "included)</div>\n",
+                    (unsigned long long)v->input_malformed);
     ccnx_buf_printf(b,
                     "<div><b>Tables:</b> CS %llu objects (%llu bytes, %llu with their entries; "
                     "at most %llu objects, %llu bytes with their entries; %llu hits, %llu misses, "
