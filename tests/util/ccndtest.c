@@ -75,13 +75,27 @@ void tu_ccnd_start(struct tu_ccnd *d, unsigned offset)
     tu_ccnd_start_in(d, offset, NULL);
 }
 
+/* 20000-27999: no other test's ccnd uses these (docs/testing.md): four
+ * ports per test process, in the slot its pid picks, or the one
+ * CCNX_TEST_PORT_SLOT (0-1999) names, for a wrapper that must know the
+ * ports in advance (the Wireshark capture test records only them). */
+static unsigned port_slot(void)
+{
+    const char *s = getenv("CCNX_TEST_PORT_SLOT");
+    char *end;
+    unsigned long v = s != NULL ? strtoul(s, &end, 10) : 2000;
+    if (s == NULL || *s == '\0' || *end != '\0' || v >= 2000) {
+        return (unsigned)(getpid() % 2000);
+    }
+    return (unsigned)v;
+}
+
 void tu_ccnd_start_in(struct tu_ccnd *d, unsigned offset, const char *netns)
 {
     signal(SIGPIPE, SIG_IGN);
     snprintf(d->dir, sizeof d->dir, "/tmp/ccnd-test-XXXXXX");
     assert_non_null(mkdtemp(d->dir));
-    /* 20000-27999: no other test's ccnd uses these (docs/testing.md) */
-    snprintf(d->port, sizeof d->port, "%u", 20000u + (unsigned)(getpid() % 2000) * 4 + offset);
+    snprintf(d->port, sizeof d->port, "%u", 20000u + port_slot() * 4 + offset);
     snprintf(d->stem, sizeof d->stem, "%s/sock", d->dir);
     snprintf(d->sock, sizeof d->sock, "%s.%s", d->stem, d->port);
     char exe[600];
