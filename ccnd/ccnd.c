@@ -24,8 +24,6 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
-#include <ifaddrs.h>
-#include <net/if.h>
 #include <netinet/in.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -416,125 +414,11 @@ static int mgmt_face_query(void *arg, unsigned faceid, struct mgmt_face *out)
     return 1;
 }
 
-static int parse_addr(const struct ccnx_view host, int64_t port, struct sockaddr_storage *ss,
-                      socklen_t *len)
-{
-    char text[64];
-    if (host.n >= sizeof text) {
-        return -1;
-    }
-    memcpy(text, host.p, host.n);
-    text[host.n] = '\0';
-    memset(ss, 0, sizeof *ss);
-    struct sockaddr_in *v4 = (struct sockaddr_in *)ss;
-    struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)ss;
-    if (inet_pton(AF_INET, text, &v4->sin_addr) == 1) {
-        v4->sin_family = AF_INET;
-        v4->sin_port = htons((uint16_t)port);
-        *len = sizeof *v4;
-        return 0;
-    }
-    if (inet_pton(AF_INET6, text, &v6->sin6_addr) == 1) {
-        v6->sin6_family = AF_INET6;
-        v6->sin6_port = htons((uint16_t)port);
-        *len = sizeof *v6;
-        return 0;
-    }
-    return -1;
-}
-
-static int is_multicast(const struct sockaddr_storage *ss)
-{
-    if (ss->ss_family == AF_INET) {
-        return IN_MULTICAST(ntohl(((const struct sockaddr_in *)ss)->sin_addr.s_addr));
-    }
-    return IN6_IS_ADDR_MULTICAST(&((const struct sockaddr_in6 *)ss)->sin6_addr);
-}
-
-/* The interface index that holds the address, 0 when none does. */
-static unsigned ifindex_of(const struct sockaddr_storage *ss)
-{
-    struct ifaddrs *all, *i;
-    unsigned found = 0;
-    if (getifaddrs(&all) != 0) {
-        return 0;
-    }
-    for (i = all; i != NULL && found == 0; i = i->ifa_next) {
-        const struct sockaddr *a = i->ifa_addr;
-        if (a == NULL || a->sa_family != ss->ss_family) {
-            continue;
-        }
-        int same = a->sa_family == AF_INET
-                       ? ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
-                             ((const struct sockaddr_in *)ss)->sin_addr.s_addr
-                       : memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
-                                &((const struct sockaddr_in6 *)ss)->sin6_addr, 16) == 0;
-        found = same ? if_nametoindex(i->ifa_name) : 0;
-    }
-    freeifaddrs(all);
-    return found;
-}
-
-/* A multicast face's local interface, as ccndc sends it: an address, an
- * IPv6 one possibly with its zone (fe80::1%eth0). The interface index
- * comes from the zone or from the interface holding the address: IPv6
- * link-local groups need it. */
-static int mcast_interface(struct ccnx_view v, struct face_mcast_params *mp)
-{
-    const uint8_t *pct = memchr(v.p, '%', v.n);
-    socklen_t len;
-    if (pct != NULL) {
-        char name[IF_NAMESIZE + 1];
-        size_t n = v.n - (size_t)(pct + 1 - v.p);
-        if (n == 0 || n > IF_NAMESIZE) {
-            return -1;
-        }
-        memcpy(name, pct + 1, n);
-        name[n] = '\0';
-        mp->ifindex = if_nametoindex(name);
-        if (mp->ifindex == 0) {
-            return -1;
-        }
-        v.n = (size_t)(pct - v.p);
-    }
-    if (parse_addr(v, 0, &mp->local, &len) != 0) {
-        return -1;
-    }
-    if (mp->ifindex == 0) {
-        mp->ifindex = ifindex_of(&mp->local);
-    }
-    return 0;
-}
-
 static int mgmt_newface(void *arg, const struct ccnx_face_instance *req, int64_t owner,
                         unsigned *faceid)
 {
     struct ccnd *d = arg;
-    struct sockaddr_storage ss;
-    socklen_t len;
-    if (parse_addr(req->host, req->port, &ss, &len) != 0) {
-        return -1;
-    }
-    int res;
-    if (req->ip_proto == 6) {
-        res = face_connect_tcp(d->faces, (struct sockaddr *)&ss, len, faceid);
-    } else if (is_multicast(&ss)) {
-        struct face_mcast_params mp;
-        memset(&mp, 0, sizeof mp);
-        memcpy(&mp.group, &ss, len);
-        mp.group_len = len;
-        mp.ttl = req->mcast_ttl > 0 ? (int)req->mcast_ttl : 1;
-        if (req->mcast_interface.p != NULL && mcast_interface(req->mcast_interface, &mp) != 0) {
-            return -1;
-        }
-        if (mp.group.ss_family == AF_INET6) {
-            /* a link-scope group is bound and sent to on one interface */
-            ((struct sockaddr_in6 *)&mp.group)->sin6_scope_id = mp.ifindex;
-        }
-        res = face_mcast_open(d->faces, &mp, faceid);
-    } else {
-        res = face_udp_peer(d->faces, (struct sockaddr *)&ss, len, faceid);
-    }
+    int res = face_open_instance(d->faces, req, faceid);
     struct face_info fi;
     if (res == 0 && face_get_info(d->faces, *faceid, &fi) == 0) {
         /* Faces made on request stay until destroyed, as configured links
@@ -609,51 +493,6 @@ static uint64_t wall_us(void)
     return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
-/* Rows for every face, the internal face 0 first; *n is set. */
-static struct status_face *status_rows(const struct ccnd *d, size_t *n)
-{
-    size_t cap = 1;
-    for (unsigned id = face_next(d->faces, FACE_NONE); id != FACE_NONE;
-         id = face_next(d->faces, id)) {
-        cap++;
-    }
-    struct status_face *rows = calloc(cap, sizeof(*rows));
-    if (rows == NULL) {
-        *n = 0;
-        return NULL;
-    }
-    rows[0].faceid = 0;
-    rows[0].flags = FACE_F_LOCAL;
-    rows[0].kind = "internal";
-    size_t i = 1;
-    for (unsigned id = face_next(d->faces, FACE_NONE); id != FACE_NONE && i < cap;
-         id = face_next(d->faces, id)) {
-        struct face_info fi;
-        if (face_get_info(d->faces, id, &fi) != 0) {
-            continue;
-        }
-        struct status_face *r = &rows[i++];
-        r->faceid = id;
-        r->flags = fi.flags;
-        r->kind = face_kind_name(fi.kind);
-        snprintf(r->remote, sizeof r->remote, "%s", fi.remote);
-        r->bytes_in = fi.counters.bytes_in;
-        r->bytes_out = fi.counters.bytes_out;
-        r->msgs_in = fi.counters.msgs_in;
-        r->msgs_out = fi.counters.msgs_out;
-        r->queued = fi.queued_bytes;
-        for (int k = 0; k < FACE_DROP_COUNT; k++) {
-            r->drops += fi.counters.drops[k];
-        }
-        r->malformed = fi.counters.drops[FACE_DROP_MALFORMED];
-    }
-    for (size_t k = 0; k < i; k++) {
-        rows[k].pending = pit_face_pending(fw_pit(d->fw), rows[k].faceid);
-    }
-    *n = i;
-    return rows;
-}
-
 /* Removing the socket file stops ccnd, as with the reference: its
  * ccndstop works that way, and a forwarder nobody can reach is useless. */
 static void check_socket(struct ccnd *d)
@@ -701,7 +540,7 @@ static void on_sample(struct loop *loop, void *arg)
         keepalives(d);
     }
     size_t n;
-    struct status_face *rows = status_rows(d, &n);
+    struct status_face *rows = status_face_rows(d->faces, fw_pit(d->fw), &n);
     status_sample(d->status, rows, n, loop_now(loop));
     free(rows);
 }
@@ -720,13 +559,8 @@ static void status_page(struct ccnd *d, const struct status_request *req,
     v.now_us = wall_us();
     v.mono_now = loop_now(d->loop);
     v.refresh = req->refresh;
-    fw_get_stats(d->fw, &v.fw);
-    v.cs = fw_cs(d->fw);
-    v.pit = fw_pit(d->fw);
-    v.fib = fw_fib(d->fw);
-    v.pubs = fw_pubs(d->fw, &v.npubs);
-    v.nonces = fw_nonces(d->fw);
-    struct status_face *rows = status_rows(d, &v.nfaces);
+    status_view_tables(&v, d->fw);
+    struct status_face *rows = status_face_rows(d->faces, fw_pit(d->fw), &v.nfaces);
     v.faces = rows;
     v.input_malformed = d->closed_malformed;
     for (size_t i = 0; rows != NULL && i < v.nfaces; i++) {
@@ -852,17 +686,10 @@ static int open_listeners(struct ccnd *d, char *err, size_t n)
     return open_unix_listener(d, err, n);
 }
 
-struct ccnd *ccnd_create(const struct ccnd_config *cfg, char *err, size_t n)
+/* The event loop, the face table and the forwarder with its tables, as the
+ * configuration sets them. */
+static int create_layers(struct ccnd *d, const struct ccnd_config *cfg, char *err, size_t n)
 {
-    struct ccnd *d = calloc(1, sizeof *d);
-    if (d == NULL) {
-        snprintf(err, n, "out of memory");
-        return NULL;
-    }
-    d->cfg = *cfg;
-    d->start_us = wall_us();
-    struct utsname un;
-    snprintf(d->host, sizeof d->host, "%s", uname(&un) == 0 ? un.nodename : "localhost");
     struct face_config fc;
     face_config_default(&fc);
     fc.mtu = cfg->mtu;
@@ -885,45 +712,62 @@ struct ccnd *ccnd_create(const struct ccnd_config *cfg, char *err, size_t n)
     if (cfg->data_pause != 0) {
         ccnd_log(d, 1, "CCND_DATA_PAUSE_MICROSEC has no effect: ContentObjects are never delayed");
     }
-    ccnx_name_init(&d->guest_stem);
     /* fw keeps a pointer to its ops: they must outlive this call. */
     static const struct fw_ops ops = {fw_send, fw_face_props};
-    loop_timer_init(&d->tick, on_tick, d);
-    loop_timer_init(&d->sample, on_sample, d);
-    loop_timer_init(&d->notice_timer, on_notice_timer, d);
     if ((d->status = status_create()) == NULL || (d->loop = loop_create()) == NULL ||
         (d->faces = face_table_create(d->loop, &fc, &cb)) == NULL ||
         (d->fw = fw_create(&fwc, &ops, d)) == NULL) {
         snprintf(err, n, "cannot set up the event loop and tables: %s", strerror(errno));
-        ccnd_destroy(d);
-        return NULL;
+        return -1;
     }
+    return 0;
+}
+
+/* ccnd's key, the internal client that answers control requests with it,
+ * the face-status notices and the prefixes ccnd serves itself. */
+static int create_internal_client(struct ccnd *d, const struct ccnd_config *cfg, char *err,
+                                  size_t n)
+{
     int res = ccnx_keystore_open_or_create(cfg->keystore, CCND_KEYSTORE_PASSWORD, &d->keystore);
     if (res != 0) {
         snprintf(err, n,
                  "cannot open or create ccnd's keystore %s: %s (set "
                  "CCND_KEYSTORE_DIRECTORY to a private folder ccnd can write)",
                  cfg->keystore, ccnx_strerror(res));
-        ccnd_destroy(d);
-        return NULL;
+        return -1;
     }
     const struct mgmt_face_ops mops = {mgmt_face_query,      mgmt_newface,   mgmt_destroyface,
                                        mgmt_strategy_exists, mgmt_published, d};
     d->mgmt = mgmt_create(fw_fib(d->fw), ccnx_keystore_key(d->keystore), &mops, 0);
     if (d->mgmt == NULL) {
         snprintf(err, n, "cannot set up the internal client");
-        ccnd_destroy(d);
-        return NULL;
+        return -1;
     }
     d->notice = notice_create(ccnx_keystore_key(d->keystore), mgmt_ccndid(d->mgmt));
-    if (d->notice == NULL) {
+    fw_set_internal(d->fw, internal_handler, d);
+    if (d->notice == NULL || add_neighborhood_prefix(d) != 0 || peer_prefixes(d) != 0) {
         snprintf(err, n, "out of memory");
-        ccnd_destroy(d);
+        return -1;
+    }
+    return 0;
+}
+
+struct ccnd *ccnd_create(const struct ccnd_config *cfg, char *err, size_t n)
+{
+    struct ccnd *d = calloc(1, sizeof *d);
+    if (d == NULL) {
+        snprintf(err, n, "out of memory");
         return NULL;
     }
-    fw_set_internal(d->fw, internal_handler, d);
-    if (add_neighborhood_prefix(d) != 0 || peer_prefixes(d) != 0) {
-        snprintf(err, n, "out of memory");
+    d->cfg = *cfg;
+    d->start_us = wall_us();
+    struct utsname un;
+    snprintf(d->host, sizeof d->host, "%s", uname(&un) == 0 ? un.nodename : "localhost");
+    ccnx_name_init(&d->guest_stem);
+    loop_timer_init(&d->tick, on_tick, d);
+    loop_timer_init(&d->sample, on_sample, d);
+    loop_timer_init(&d->notice_timer, on_notice_timer, d);
+    if (create_layers(d, cfg, err, n) != 0 || create_internal_client(d, cfg, err, n) != 0) {
         ccnd_destroy(d);
         return NULL;
     }

@@ -18,6 +18,8 @@
 
 #include "loop/loop.h"
 
+#include <ccnx/mgmt.h>
+
 #define FACE_SLOT_BITS 18
 #define FACE_NONE      (~0u)
 
@@ -182,6 +184,13 @@ struct face_mcast_params {
  * processes through SO_REUSEADDR), another sends from the chosen interface
  * with loopback disabled. */
 int face_mcast_open(struct face_table *ft, const struct face_mcast_params *p, unsigned *faceid);
+
+/* The face a FaceInstance asks for (numeric host and port): a TCP
+ * connection (IPProto 6), a multicast group (its interface an address,
+ * IPv6 ones possibly with a zone, fe80::1%eth0), or a UDP peer; an existing
+ * one when it is already there. 0, or negative. */
+int face_open_instance(struct face_table *ft, const struct ccnx_face_instance *req,
+                       unsigned *faceid);
 
 /* Queues a copy of msg on faceid. 0, or CCNX_E_NOTFOUND (no such face or a
  * passive one), CCNX_E_TOOBIG (beyond max_message), FACE_E_QUEUE_FULL. The

@@ -44,6 +44,7 @@ struct status_face {
 };
 
 struct cs;
+struct face_table;
 struct pit;
 struct fib;
 struct nonce_table;
@@ -98,6 +99,12 @@ void status_note(struct status *st, unsigned faceid, int outgoing, const uint8_t
 /* Takes a sample of every face in rows (now_us: a monotonic clock); faces
  * no longer listed are forgotten. */
 void status_sample(struct status *st, const struct status_face *rows, size_t n, uint64_t now_us);
+/* Rows for every face of the table, the internal face 0 first, each with
+ * its pending Interests in pit; *n is set. Allocated (free()); NULL when
+ * memory runs out. */
+struct status_face *status_face_rows(struct face_table *faces, struct pit *pit, size_t *n);
+/* Points the view at the forwarder's tables and copies its counters. */
+void status_view_tables(struct status_view *v, struct fw *fw);
 /* The total and the last sampled rate (per second) of one meter. */
 void status_meter(const struct status *st, const struct status_face *row, enum status_meter m,
                   uint64_t *total, uint64_t *persec);
