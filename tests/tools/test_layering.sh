@@ -7,7 +7,7 @@
 #     values), never core/src;
 #   - inside ccnd: table/ and loop/ include only themselves, face/ itself
 #     and loop/, fw/ itself and table/ (a strategy only fw/strategy.h),
-#     mgmt/ itself and table/ (status.c/.h also face/ and fw/, whose counters
+#     mgmt/ itself and table/ (status*.c/.h also face/ and fw/, whose counters
 #     the status page shows); ccnd's top files wire every layer;
 #   - table/ names no socket header;
 #   - an app includes its own files and apps/common, a
@@ -49,7 +49,7 @@ allowed() {
     ccnd/face/*) ALLOWED=(ccnd/face/ ccnd/loop/) ;;
     ccnd/fw/strategy_*) ALLOWED=(ccnd/fw/strategy.h) ;;
     ccnd/fw/*) ALLOWED=(ccnd/fw/ ccnd/table/) ;;
-    ccnd/mgmt/status.[ch]) ALLOWED=(ccnd/mgmt/ ccnd/table/ ccnd/face/ ccnd/fw/) ;;
+    ccnd/mgmt/status*.[ch]) ALLOWED=(ccnd/mgmt/ ccnd/table/ ccnd/face/ ccnd/fw/) ;;
     ccnd/mgmt/*) ALLOWED=(ccnd/mgmt/ ccnd/table/) ;;
     ccnd/*) ALLOWED=(ccnd/) ;;
     apps/tools/*) ALLOWED=(apps/tools/ apps/common/) ;;
