@@ -165,7 +165,9 @@ int ccnd_config_from_env(struct ccnd_config *cfg, char *err, size_t n)
     memset(cfg, 0, sizeof *cfg);
     const char *port = getenv(CCNX_ENV_PORT);
     cfg->port = ccnx_local_port(port);
-    if (port != NULL && port[0] != '\0' && cfg->port != (unsigned)atoi(port)) {
+    char *end = NULL;
+    unsigned long given = port != NULL ? strtoul(port, &end, 10) : 0;
+    if (port != NULL && port[0] != '\0' && (*end != '\0' || cfg->port != given)) {
         snprintf(err, n, "%s=%s is not a port number (1 to 65535)", CCNX_ENV_PORT, port);
         return -1;
     }

@@ -297,86 +297,61 @@ static void page(struct view *v, int dir)
 }
 
 /* A function key or control character: 1 when the user leaves. */
+/* The line editor's keys (ccnchat(1) lists them): a curses function key
+ * or a character, and what it does to the input line. */
+struct edit_key {
+    int function; /* 1: a curses KEY_* code; 0: a character */
+    wint_t key;
+    void (*edit)(struct input_line *in);
+};
+
+static const struct edit_key edit_keys[] = {
+    {1, KEY_LEFT, input_left},           {1, KEY_RIGHT, input_right},
+    {1, KEY_HOME, input_home},           {1, KEY_END, input_end},
+    {1, KEY_UP, input_history_up},       {1, KEY_DOWN, input_history_down},
+    {1, KEY_BACKSPACE, input_backspace}, {1, KEY_DC, input_delete},
+    {0, CTRL('A'), input_home},          {0, CTRL('E'), input_end},
+    {0, CTRL('B'), input_left},          {0, CTRL('F'), input_right},
+    {0, CTRL('U'), input_kill_before},   {0, CTRL('K'), input_kill_after},
+    {0, CTRL('W'), input_kill_word},     {0, CTRL('H'), input_backspace},
+    {0, 0x7F, input_backspace},
+};
+
+/* Enter: the line goes to the chat (a message or a command). 1 when the
+ * user leaves. */
+static int on_enter(struct view *v)
+{
+    char *line = input_take(&v->in);
+    int leave = line != NULL && chat_app_line(v->s, line);
+    free(line);
+    v->scroll = 0;
+    v->unseen = 0;
+    return leave;
+}
+
+/* One key. 1 when the user leaves. */
 static int on_key(struct view *v, wint_t k, int is_function)
 {
-    if (is_function) {
-        switch (k) {
-        case KEY_LEFT:
-            input_left(&v->in);
-            break;
-        case KEY_RIGHT:
-            input_right(&v->in);
-            break;
-        case KEY_HOME:
-            input_home(&v->in);
-            break;
-        case KEY_END:
-            input_end(&v->in);
-            break;
-        case KEY_UP:
-            input_history_up(&v->in);
-            break;
-        case KEY_DOWN:
-            input_history_down(&v->in);
-            break;
-        case KEY_BACKSPACE:
-            input_backspace(&v->in);
-            break;
-        case KEY_DC:
-            input_delete(&v->in);
-            break;
-        case KEY_PPAGE:
-            page(v, 1);
-            break;
-        case KEY_NPAGE:
-            page(v, -1);
-            break;
-        case KEY_ENTER:
-            return on_key(v, '\n', 0);
-        default:
-            break; /* KEY_RESIZE and the rest: a redraw */
+    for (size_t i = 0; i < sizeof edit_keys / sizeof edit_keys[0]; i++) {
+        if (edit_keys[i].function == is_function && edit_keys[i].key == k) {
+            edit_keys[i].edit(&v->in);
+            return 0;
         }
-        return 0;
+    }
+    if (is_function) {
+        if (k == KEY_PPAGE || k == KEY_NPAGE) {
+            page(v, k == KEY_PPAGE ? 1 : -1);
+        }
+        return k == KEY_ENTER ? on_enter(v) : 0; /* KEY_RESIZE and the rest: a redraw */
     }
     switch (k) {
     case '\n':
-    case '\r': {
-        char *line = input_take(&v->in);
-        int leave = line != NULL && chat_app_line(v->s, line);
-        free(line);
-        v->scroll = 0;
-        v->unseen = 0;
-        return leave;
-    }
+    case '\r':
+        return on_enter(v);
     case CTRL('C'):
         return 1;
     case CTRL('D'):
         return v->in.len == 0;
-    case CTRL('A'):
-        input_home(&v->in);
-        return 0;
-    case CTRL('E'):
-        input_end(&v->in);
-        return 0;
-    case CTRL('B'):
-        input_left(&v->in);
-        return 0;
-    case CTRL('F'):
-        input_right(&v->in);
-        return 0;
-    case CTRL('U'):
-        input_kill_before(&v->in);
-        return 0;
-    case CTRL('K'):
-        input_kill_after(&v->in);
-        return 0;
-    case CTRL('W'):
-        input_kill_word(&v->in);
-        return 0;
-    case CTRL('H'):
-    case 0x7F:
-        input_backspace(&v->in);
-        return 0;
     case CTRL('L'):
         clearok(curscr, TRUE);
         return 0;

@@ -31,12 +31,11 @@
 #define SIDE_BY_SIDE_COLS 100 /* wider screens show the details beside the tree */
 #define INPUT_MAX         1024
 
-extern int ex_ui_mouse;
-
 enum prompt { PROMPT_NONE, PROMPT_FILTER, PROMPT_FETCH, PROMPT_PUT };
 enum { PAIR_BAR = 1, PAIR_DIM, PAIR_BAD, PAIR_GOOD, PAIR_SEL };
 
 struct ui {
+    int mouse; /* clicks select and open */
     struct ccnx_client *c;
     struct ex_tree *t;
     struct ex_disco *d;
@@ -741,7 +740,7 @@ static void screen_start(struct ui *u)
         init_pair(PAIR_GOOD, COLOR_GREEN, -1);
         init_pair(PAIR_SEL, -1, -1);
     }
-    if (ex_ui_mouse)
+    if (u->mouse)
         mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED, NULL);
     u->utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 }
@@ -781,10 +780,11 @@ static int loop(struct ui *u)
     return 0;
 }
 
-int ex_ui_run(struct ccnx_client *c, struct ex_tree *t, const struct ex_disco_opts *o)
+int ex_ui_run(struct ccnx_client *c, struct ex_tree *t, const struct ex_disco_opts *o, int mouse)
 {
     struct ui u;
     memset(&u, 0, sizeof u);
+    u.mouse = mouse;
     u.c = c;
     u.t = t;
     u.dirty = 1;

@@ -8,7 +8,8 @@
 #include "explore_tree.h"
 
 /* Runs until the user quits; returns the exit status. The URI copied with
- * 'c' (if any) is printed on standard output after the screen is restored. */
-int ex_ui_run(struct ccnx_client *c, struct ex_tree *t, const struct ex_disco_opts *o);
+ * 'c' (if any) is printed on standard output after the screen is restored.
+ * mouse: clicks select and open (--mouse). */
+int ex_ui_run(struct ccnx_client *c, struct ex_tree *t, const struct ex_disco_opts *o, int mouse);
 
 #endif

@@ -38,8 +38,6 @@ static void usage(FILE *f)
             EX_WAIT_MS_DEFAULT, EX_WALK_ROUNDS_DEFAULT);
 }
 
-int ex_ui_mouse; /* set by --mouse, read by the screen */
-
 int main(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -49,7 +47,7 @@ int main(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},       {NULL, 0, NULL, 0},
     };
     struct ex_disco_opts o;
-    int list = 0, depth = 1, ch;
+    int list = 0, depth = 1, mouse = 0, ch;
     setlocale(LC_ALL, "");
     tool_init(argv[0]);
     ex_disco_opts_init(&o);
@@ -72,7 +70,7 @@ int main(int argc, char **argv)
             o.verify = 0;
             break;
         case 'm':
-            ex_ui_mouse = 1;
+            mouse = 1;
             break;
         case 'h':
             usage(stdout);
@@ -97,7 +95,7 @@ int main(int argc, char **argv)
     struct ex_tree t;
     if (ex_tree_init(&t, &prefix) != 0)
         tool_die("out of memory");
-    int rc = list ? ex_list_run(c, &t, &o, depth, stdout) : ex_ui_run(c, &t, &o);
+    int rc = list ? ex_list_run(c, &t, &o, depth, stdout) : ex_ui_run(c, &t, &o, mouse);
     ex_tree_free(&t);
     ccnx_name_free(&prefix);
     ccnx_client_destroy(c);

