@@ -11,7 +11,7 @@ CMAKE_FLAGS ?=
 
 # Debian 12 packages the build and the tests need.
 DEBIAN_PACKAGES = build-essential cmake ninja-build pkg-config libssl-dev openssl \
-                  libexpat1-dev libcmocka-dev clang libclang-rt-14-dev clang-format \
+                  libexpat1-dev libcmocka-dev clang libclang-rt-14-dev clang-format clang-tidy \
                   liblmdb-dev wireshark-dev tshark iproute2 \
                   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools \
                   gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
@@ -24,7 +24,7 @@ REF_PACKAGES = $(if $(wildcard $(CCNX_REF)/lib/ccn.jar),default-jre-headless)
 
 GENERATOR = $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 
-.PHONY: all deps build test test-release test-asan fuzz-run format format-check demo install clean \
+.PHONY: all deps build test test-release tidy test-asan fuzz-run format format-check demo install clean \
         stress-test
 
 all: build
@@ -45,12 +45,22 @@ $(BUILD)/build.ninja $(BUILD)/Makefile:
 build: deps $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS)
 
-test: deps format-check test-release test-asan fuzz-run
+test: deps format-check test-release tidy test-asan fuzz-run
 
 test-release:
 	cmake -S . -B $(BUILD) $(GENERATOR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCCNX_WERROR=ON $(CMAKE_FLAGS)
 	cmake --build $(BUILD) -j $(JOBS)
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+# clang-tidy's checks (.clang-tidy: function size, bugprone and cert) on
+# every product source, with the release build's compile commands.
+TIDY_FILES = $(CURDIR)/(core|ccnd|apps|plugins/[a-z]+/src)/
+tidy:
+	cmake -S . -B $(BUILD) $(GENERATOR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCCNX_WERROR=ON $(CMAKE_FLAGS)
+	cmake --build $(BUILD) -j $(JOBS)
+	run-clang-tidy -quiet -p $(BUILD) -j $(JOBS) '$(TIDY_FILES)' >$(BUILD)/tidy.log 2>&1 || \
+	  { grep -E 'warning:|error:' $(BUILD)/tidy.log | sort -u; echo "tidy: failed (run 'make tidy')"; exit 1; }
+	@echo "tidy: ok"
 
 # The whole suite again with AddressSanitizer and UndefinedBehaviorSanitizer.
 test-asan:

@@ -22,9 +22,7 @@
 #include <ccnx/keystore.h>
 #include <ccnx/uri.h>
 
-#include <arpa/inet.h>
 #include <errno.h>
-#include <netinet/in.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -616,27 +614,10 @@ static void on_http(void *arg, unsigned faceid, const char *target, struct face_
 
 static int listen_inet(struct ccnd *d, const char *addr_text, char *err, size_t n)
 {
-    struct sockaddr_storage ss;
-    memset(&ss, 0, sizeof ss);
-    socklen_t len;
-    struct sockaddr_in *v4 = (struct sockaddr_in *)&ss;
-    struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&ss;
-    if (inet_pton(AF_INET, addr_text, &v4->sin_addr) == 1) {
-        v4->sin_family = AF_INET;
-        v4->sin_port = htons((uint16_t)d->cfg.port);
-        len = sizeof *v4;
-    } else if (inet_pton(AF_INET6, addr_text, &v6->sin6_addr) == 1) {
-        v6->sin6_family = AF_INET6;
-        v6->sin6_port = htons((uint16_t)d->cfg.port);
-        len = sizeof *v6;
-    } else {
+    int res = face_listen_inet(d->faces, addr_text, d->cfg.port);
+    if (res == CCNX_E_VALUE) {
         snprintf(err, n, "CCND_LISTEN_ON: '%s' is not a numeric IPv4 or IPv6 address", addr_text);
         return -1;
-    }
-    unsigned id;
-    int res = face_listen_tcp(d->faces, (struct sockaddr *)&ss, len, &id);
-    if (res == 0) {
-        res = face_udp_bind(d->faces, (struct sockaddr *)&ss, len, &id);
     }
     if (res != 0) {
         snprintf(err, n,

@@ -1,84 +1,16 @@
 /* Discovery of children, from repositories, the cache and the network, and
  * probes of one object (see explore_disco.h). */
-#include "explore_disco.h"
+#include "explore_disco_internal.h"
 
 #include <ccnx/error.h>
 #include <ccnx/interest.h>
 #include <ccnx/naming.h>
-#include <ccnx/uri.h>
 #include <ccnx/verifier.h>
 #include <ccnx/fetch.h>
 
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define ENUM_BODY_MAX (16u << 20) /* a listing bigger than this is refused */
-
-struct walk {
-    int scope;       /* -1 none, 0 the local content store */
-    unsigned source; /* EX_SRC_* credited for new names */
-    int running;
-    int rounds;
-    uint8_t *last; /* everything up to this component is excluded */
-    size_t last_n;
-};
-
-/* A repository heard answering the enumeration request. */
-struct responder {
-    struct dnode *dn;
-    uint8_t keyid[CCNX_KEYID_LEN];
-    size_t keyid_n;
-    uint64_t version; /* of the reply read; 0 none yet */
-    struct ccnx_buf body;
-    struct ccnx_fetch *fetch;
-    uint64_t reap; /* the timer that destroys a finished fetch, 0 when none */
-};
-
-struct dnode {
-    struct ex_disco *d;
-    struct ex_node *node;
-    int exploring; /* discovery started and not finished */
-    int explored;  /* finished at least once */
-    int again;     /* a refresh asked for while exploring */
-    int enum_running;
-    unsigned replies; /* listing requests and fetches running */
-    struct responder **resp;
-    size_t nresp;
-    struct walk cache, net;
-    int probe_state;
-    struct ccnx_buf object;
-    size_t first_len; /* content bytes of the probed first segment */
-    enum ex_verify_state verify;
-    char *verify_error;
-    unsigned busy;
-};
-
-enum req_kind { REQ_ENUM, REQ_REPLY, REQ_WALK, REQ_PROBE, REQ_SIZE };
-
-struct req {
-    struct req *next, *prev;
-    struct dnode *dn;
-    enum req_kind kind;
-    struct responder *resp;
-    struct walk *walk;
-    struct ex_node *holder; /* REQ_SIZE: the node whose content is measured */
-    size_t seg_count;       /* REQ_SIZE: name components of one of its segments */
-    int tries;              /* REQ_SIZE: answers that were not yet the final segment */
-    uint64_t id;
-};
-
-struct ex_disco {
-    struct ccnx_client *c;
-    struct ex_tree *t;
-    struct ex_disco_opts o;
-    struct ex_disco_events ev;
-    struct ccnx_verifier *v;
-    struct req head;
-    struct dnode **all;
-    size_t nall, capall;
-    size_t fetches;
-};
 
 void ex_disco_opts_init(struct ex_disco_opts *o)
 {
@@ -87,13 +19,13 @@ void ex_disco_opts_init(struct ex_disco_opts *o)
     o->verify = 1;
 }
 
-static void changed(struct ex_disco *d)
+void disco_changed(struct ex_disco *d)
 {
     if (d->ev.changed != NULL)
         d->ev.changed(d->ev.arg);
 }
 
-static void say(struct ex_disco *d, const struct ex_node *node, const char *fmt, ...)
+void disco_say(struct ex_disco *d, const struct ex_node *node, const char *fmt, ...)
 {
     struct ccnx_buf text = CCNX_BUF_INIT;
     va_list ap;
@@ -193,7 +125,13 @@ void ex_disco_destroy(struct ex_disco *d)
 
 /* ---- Requests ---- */
 
-static void req_done(struct req *q)
+int disco_cmp_exclude_item(const void *a, const void *b)
+{
+    const struct ccnx_exclude_item *x = a, *y = b;
+    return ccnx_comp_compare(x->p, x->n, y->p, y->n);
+}
+
+static void disco_req_done(struct req *q)
 {
     q->next->prev = q->prev;
     q->prev->next = q->next;
@@ -207,8 +145,8 @@ static void on_timeout(void *arg);
 
 /* Expresses an Interest for `name` with the given selectors; q is filled
  * by the caller and owned by the request from here on. */
-static int express(struct ex_disco *d, struct req *q, const struct ccnx_name *name,
-                   const struct ccnx_exclude_item *ex, size_t nex, int child, int scope)
+int disco_express(struct ex_disco *d, struct req *q, const struct ccnx_name *name,
+                  const struct ccnx_exclude_item *ex, size_t nex, int child, int scope)
 {
     struct ccnx_interest_params ip;
     struct ccnx_buf msg = CCNX_BUF_INIT;
@@ -243,7 +181,7 @@ static int express(struct ex_disco *d, struct req *q, const struct ccnx_name *na
     return 0;
 }
 
-static struct req *new_req(struct dnode *dn, enum req_kind kind)
+struct req *disco_new_req(struct dnode *dn, enum req_kind kind)
 {
     struct req *q = calloc(1, sizeof *q);
     if (q != NULL) {
@@ -254,210 +192,12 @@ static struct req *new_req(struct dnode *dn, enum req_kind kind)
 }
 
 /* The node's name plus the components given (each a pointer and length). */
-static int node_name_plus(struct dnode *dn, struct ccnx_name *out, const char *command,
-                          const uint8_t *comp, size_t n)
+int disco_node_name_plus(struct dnode *dn, struct ccnx_name *out, const char *command,
+                         const uint8_t *comp, size_t n)
 {
     int r = ex_node_name(dn->d->t, dn->node, out);
     r = r == 0 && command != NULL ? ccnx_naming_append_command(out, command, NULL, 0) : r;
     return r == 0 && comp != NULL ? ccnx_name_append(out, comp, n) : r;
-}
-
-static void finish_if_idle(struct dnode *dn);
-
-/* ---- Repositories: name enumeration ---- */
-
-static int cmp_item(const void *a, const void *b)
-{
-    const struct ccnx_exclude_item *x = a, *y = b;
-    return ccnx_comp_compare(x->p, x->n, y->p, y->n);
-}
-
-static void enum_round(struct dnode *dn)
-{
-    struct ccnx_exclude_item *ex = calloc(dn->nresp + 1, sizeof *ex);
-    struct ccnx_name name;
-    struct req *q = new_req(dn, REQ_ENUM);
-    int r = ex != NULL && q != NULL ? ccnx_name_init(&name) : CCNX_E_NOMEM;
-    for (size_t i = 0; r == 0 && i < dn->nresp; i++)
-        ex[i] = (struct ccnx_exclude_item){CCNX_EXCLUDE_COMPONENT, dn->resp[i]->keyid,
-                                           dn->resp[i]->keyid_n};
-    if (r == 0) {
-        qsort(ex, dn->nresp, sizeof *ex, cmp_item);
-        r = node_name_plus(dn, &name, "E.be", NULL, 0);
-        r = r == 0 ? express(dn->d, q, &name, ex, dn->nresp, -1, -1) : r;
-        q = NULL; /* owned by the request, or freed by express */
-        ccnx_name_free(&name);
-    }
-    free(q);
-    free(ex);
-    dn->enum_running = r == 0;
-    if (r != 0)
-        say(dn->d, dn->node, "cannot ask repositories (%s)", ccnx_client_error(dn->d->c));
-}
-
-static void reply_request(struct responder *rp)
-{
-    struct dnode *dn = rp->dn;
-    struct ccnx_exclude_item ex[2];
-    uint8_t vcomp[CCNX_VERSION_MAX_LEN];
-    size_t nex = 0;
-    if (rp->version > 0) {
-        int vlen = ccnx_naming_version_build(rp->version, vcomp);
-        ex[0] = (struct ccnx_exclude_item){CCNX_EXCLUDE_ANY, NULL, 0};
-        ex[1] = (struct ccnx_exclude_item){CCNX_EXCLUDE_COMPONENT, vcomp, (size_t)vlen};
-        nex = vlen > 0 ? 2 : 0;
-    }
-    struct ccnx_name name;
-    struct req *q = new_req(dn, REQ_REPLY);
-    if (q == NULL || ccnx_name_init(&name) != 0) {
-        free(q);
-        return;
-    }
-    q->resp = rp;
-    if (node_name_plus(dn, &name, "E.be", rp->keyid, rp->keyid_n) != 0 ||
-        express(dn->d, q, &name, ex, nex, 1, -1) != 0)
-        say(dn->d, dn->node, "cannot ask a repository for its listing");
-    else
-        dn->replies++;
-    ccnx_name_free(&name);
-}
-
-static void read_collection(struct responder *rp)
-{
-    struct dnode *dn = rp->dn;
-    size_t added;
-    if (ex_tree_merge_listing(dn->d->t, dn->node, rp->body.data, rp->body.len, EX_SRC_REPO,
-                              &added) != 0)
-        say(dn->d, dn->node, "a repository's listing is malformed (%zu names read)", added);
-    ccnx_buf_reset(&rp->body);
-    changed(dn->d);
-}
-
-static void reap_fetch(void *arg)
-{
-    struct responder *rp = arg;
-    rp->reap = 0;
-    ccnx_fetch_destroy(rp->fetch);
-    rp->fetch = NULL;
-    rp->dn->d->fetches--;
-    rp->dn->busy--;
-    rp->dn->replies--;
-    finish_if_idle(rp->dn);
-}
-
-static void reply_data(void *arg, uint64_t segment, const uint8_t *p, size_t n)
-{
-    (void)segment;
-    struct responder *rp = arg;
-    if (rp->body.len + n <= ENUM_BODY_MAX)
-        ccnx_buf_append(&rp->body, p, n);
-}
-
-static void reply_done(void *arg, int result, const char *error)
-{
-    struct responder *rp = arg;
-    if (result == 0 && rp->body.len < ENUM_BODY_MAX)
-        read_collection(rp);
-    else
-        say(rp->dn->d, rp->dn->node, "a repository's listing could not be read (%s)",
-            result == 0 ? "too big" : error);
-    ccnx_client_schedule(rp->dn->d->c, 0, reap_fetch, rp, &rp->reap);
-}
-
-static void fetch_reply(struct responder *rp, const struct ccnx_name *versioned)
-{
-    struct ccnx_fetch_params p;
-    ccnx_fetch_params_init(&p);
-    p.name = versioned;
-    p.resolve = 0;
-    p.timeout_ms = 4 * rp->dn->d->o.wait_ms;
-    p.on_data = reply_data;
-    p.on_done = reply_done;
-    p.arg = rp;
-    ccnx_buf_reset(&rp->body);
-    if (ccnx_fetch_start(rp->dn->d->c, &p, &rp->fetch) != 0) {
-        ccnx_fetch_destroy(rp->fetch);
-        rp->fetch = NULL;
-        say(rp->dn->d, rp->dn->node, "cannot read a repository's listing");
-        return;
-    }
-    rp->dn->d->fetches++;
-    rp->dn->busy++;
-    rp->dn->replies++;
-}
-
-/* A reply segment under <name>/%C1.E.be/<key id>/<version>/<segment>. */
-static void reply_content(struct req *q, const uint8_t *obj, const struct ccnx_content_parsed *pc)
-{
-    struct dnode *dn = q->dn;
-    struct responder *rp = q->resp;
-    struct ccnx_name name;
-    struct ccnx_comp v, s;
-    uint64_t version, seg, final = 0;
-    size_t base = dn->d->t->prefix.count + (size_t)ex_node_depth(dn->node) + 2;
-    if (ccnx_name_init(&name) != 0)
-        return;
-    int ok = ccnx_name_set_ccnb(&name, obj + pc->name.off, pc->name.len) == 0 &&
-             name.count == base + 2 && ccnx_name_comp(&name, base, &v) == 0 &&
-             ccnx_name_comp(&name, base + 1, &s) == 0 &&
-             ccnx_naming_version_decode(v.p, v.n, &version) == 0 &&
-             ccnx_naming_segment_decode(s.p, s.n, &seg) == 0 && version > rp->version;
-    if (!ok) {
-        say(dn->d, dn->node, "a repository's listing is not named as the protocol says");
-    } else if (rp->fetch == NULL) {
-        rp->version = version;
-        if (pc->has_final_block_id)
-            ccnx_naming_segment_decode(obj + pc->final_block_id.off, pc->final_block_id.len,
-                                       &final);
-        if (seg == 0 && final == 0 && pc->has_final_block_id) {
-            ccnx_buf_reset(&rp->body);
-            ccnx_buf_append(&rp->body, obj + pc->content_value.off, pc->content_value.len);
-            read_collection(rp);
-        } else if (ccnx_name_truncate(&name, base + 1) == 0) {
-            fetch_reply(rp, &name);
-        }
-    }
-    ccnx_name_free(&name);
-}
-
-/* An answer to <name>/%C1.E.be: a new responder's key id. */
-static void enum_content(struct req *q, const uint8_t *obj, const struct ccnx_content_parsed *pc)
-{
-    struct dnode *dn = q->dn;
-    struct ccnx_name name;
-    struct ccnx_comp k;
-    size_t at = dn->d->t->prefix.count + (size_t)ex_node_depth(dn->node) + 1;
-    if (ccnx_name_init(&name) != 0)
-        return;
-    int ok = ccnx_name_set_ccnb(&name, obj + pc->name.off, pc->name.len) == 0 &&
-             ccnx_name_comp(&name, at, &k) == 0 && ccnx_naming_is_keyid(k.p, k.n);
-    struct responder *rp = ok ? calloc(1, sizeof *rp) : NULL;
-    struct responder **all = rp != NULL ? realloc(dn->resp, (dn->nresp + 1) * sizeof *all) : NULL;
-    if (!ok) {
-        say(dn->d, dn->node, "an answer to the listing request has no responder key id");
-        dn->enum_running = 0;
-    } else if (all == NULL) {
-        free(rp);
-        dn->enum_running = 0;
-    } else {
-        dn->resp = all;
-        rp->dn = dn;
-        memcpy(rp->keyid, k.p, k.n);
-        rp->keyid_n = k.n;
-        ccnx_buf_init(&rp->body);
-        for (size_t i = 0; i < dn->nresp; i++)
-            if (dn->resp[i]->keyid_n == k.n && memcmp(dn->resp[i]->keyid, k.p, k.n) == 0)
-                ok = 0; /* a responder that ignores the Exclude: stop asking */
-        if (ok) {
-            dn->resp[dn->nresp++] = rp;
-            reply_request(rp);
-            enum_round(dn);
-        } else {
-            free(rp);
-            dn->enum_running = 0;
-        }
-    }
-    ccnx_name_free(&name);
 }
 
 /* ---- The cache and the network: Exclude walks ---- */
@@ -489,7 +229,7 @@ static size_t walk_excluded(const struct dnode *dn, const struct walk *w,
         }
         items[n++] = (struct ccnx_exclude_item){CCNX_EXCLUDE_COMPONENT, k->comp, k->n};
     }
-    qsort(items, n, sizeof *items, cmp_item);
+    qsort(items, n, sizeof *items, disco_cmp_exclude_item);
     return n;
 }
 
@@ -497,7 +237,7 @@ static int walk_round(struct dnode *dn, struct walk *w)
 {
     struct ccnx_exclude_item *items = calloc(EX_WALK_EXPLICIT + 3, sizeof *items);
     struct ccnx_exclude_item *ex = calloc(EX_WALK_EXPLICIT + 6, sizeof *ex);
-    struct req *q = new_req(dn, REQ_WALK);
+    struct req *q = disco_new_req(dn, REQ_WALK);
     struct ccnx_name name;
     int r = items != NULL && ex != NULL && q != NULL ? ccnx_name_init(&name) : CCNX_E_NOMEM;
     size_t n = 0;
@@ -515,8 +255,8 @@ static int walk_round(struct dnode *dn, struct walk *w)
                 ex[n++] = (struct ccnx_exclude_item){CCNX_EXCLUDE_ANY, NULL, 0};
             ex[n++] = items[i];
         }
-        r = node_name_plus(dn, &name, NULL, NULL, 0);
-        r = r == 0 ? express(dn->d, q, &name, ex, n, -1, w->scope) : r;
+        r = disco_node_name_plus(dn, &name, NULL, NULL, 0);
+        r = r == 0 ? disco_express(dn->d, q, &name, ex, n, -1, w->scope) : r;
         q = NULL;
         ccnx_name_free(&name);
     }
@@ -568,7 +308,7 @@ static void walk_content(struct req *q, const uint8_t *obj, size_t len,
         if (k != NULL && (created || w->source == EX_SRC_CACHE))
             k->sources |= w->source;
         more = k != NULL && k->kind != EX_SEGMENT;
-        changed(dn->d);
+        disco_changed(dn->d);
     } else {
         more = 1;
     }
@@ -588,7 +328,7 @@ static void verified(void *arg, int result, const char *error, const uint8_t *ob
     dn->verify = result == 0 ? EX_VERIFY_OK : EX_VERIFY_FAILED;
     free(dn->verify_error);
     dn->verify_error = result == 0 || error == NULL ? NULL : strdup(error);
-    changed(dn->d);
+    disco_changed(dn->d);
 }
 
 /* The node holding the probed object's segments: the node itself or one of
@@ -623,7 +363,8 @@ static void measure(struct dnode *dn, const uint8_t *obj, const struct ccnx_cont
     int has_final =
         pc->has_final_block_id && ccnx_naming_segment_decode(obj + pc->final_block_id.off,
                                                              pc->final_block_id.len, &final) == 0;
-    struct req *q = holder != NULL && !(has_final && final == 0) ? new_req(dn, REQ_SIZE) : NULL;
+    struct req *q =
+        holder != NULL && !(has_final && final == 0) ? disco_new_req(dn, REQ_SIZE) : NULL;
     dn->first_len = pc->content_value.len;
     if (holder == NULL && name.count == at) {
         dn->node->size = (int64_t)pc->content_value.len; /* a single object */
@@ -633,7 +374,7 @@ static void measure(struct dnode *dn, const uint8_t *obj, const struct ccnx_cont
     } else if (q != NULL && ccnx_name_truncate(&name, name.count - 1) == 0) {
         q->holder = holder;
         q->seg_count = name.count + 1;
-        express(dn->d, q, &name, NULL, 0, 1, -1);
+        disco_express(dn->d, q, &name, NULL, 0, 1, -1);
         q = NULL;
     }
     free(q);
@@ -647,7 +388,7 @@ static void measure(struct dnode *dn, const uint8_t *obj, const struct ccnx_cont
  * producer that answers with the next one it writes, gave it). */
 static void ask_after(struct req *q, const uint8_t *obj, const struct ccnx_content_parsed *pc)
 {
-    struct req *next = q->tries < SIZE_TRIES ? new_req(q->dn, REQ_SIZE) : NULL;
+    struct req *next = q->tries < SIZE_TRIES ? disco_new_req(q->dn, REQ_SIZE) : NULL;
     struct ccnx_name name;
     struct ccnx_comp last;
     if (next == NULL || ccnx_name_init(&name) != 0) {
@@ -665,7 +406,7 @@ static void ask_after(struct req *q, const uint8_t *obj, const struct ccnx_conte
         next->next = next->prev = NULL;
         next->tries++;
         if (n > 0 && ccnx_name_truncate(&name, name.count - 1) == 0) {
-            express(q->dn->d, next, &name, ex, 2, 1, -1);
+            disco_express(q->dn->d, next, &name, ex, 2, 1, -1);
             next = NULL;
         }
     }
@@ -724,10 +465,10 @@ static void on_content(void *arg, const uint8_t *obj, size_t len,
     struct dnode *dn = q->dn;
     switch (q->kind) {
     case REQ_ENUM:
-        enum_content(q, obj, pc);
+        disco_enum_content(q, obj, pc);
         break;
     case REQ_REPLY:
-        reply_content(q, obj, pc);
+        disco_reply_content(q, obj, pc);
         break;
     case REQ_WALK:
         walk_content(q, obj, len, pc);
@@ -740,9 +481,9 @@ static void on_content(void *arg, const uint8_t *obj, size_t len,
         break;
     }
     dn->replies -= q->kind == REQ_REPLY;
-    req_done(q);
-    finish_if_idle(dn);
-    changed(dn->d);
+    disco_req_done(q);
+    disco_finish_if_idle(dn);
+    disco_changed(dn->d);
 }
 
 static void on_timeout(void *arg)
@@ -756,14 +497,14 @@ static void on_timeout(void *arg)
     else if (q->kind == REQ_PROBE)
         dn->probe_state = dn->object.len > 0 ? 2 : 3;
     dn->replies -= q->kind == REQ_REPLY;
-    req_done(q);
-    finish_if_idle(dn);
-    changed(dn->d);
+    disco_req_done(q);
+    disco_finish_if_idle(dn);
+    disco_changed(dn->d);
 }
 
 /* Starts the network walk once the repositories and the cache are done,
  * and marks the node explored when everything is. */
-static void finish_if_idle(struct dnode *dn)
+void disco_finish_if_idle(struct dnode *dn)
 {
     if (!dn->exploring || dn->enum_running || dn->replies > 0 || dn->cache.running ||
         dn->net.running)
@@ -794,12 +535,12 @@ int ex_disco_explore(struct ex_disco *d, struct ex_node *node)
     free(dn->cache.last);
     free(dn->net.last);
     dn->cache.last = dn->net.last = NULL;
-    enum_round(dn);
+    disco_enum_round(dn);
     for (size_t i = 0; i < dn->nresp; i++)
         if (dn->resp[i]->fetch == NULL)
-            reply_request(dn->resp[i]); /* known repositories: a newer listing? */
+            disco_reply_request(dn->resp[i]); /* known repositories: a newer listing? */
     walk_round(dn, &dn->cache);
-    changed(d);
+    disco_changed(d);
     return 0;
 }
 
@@ -823,7 +564,7 @@ int ex_disco_probe(struct ex_disco *d, struct ex_node *node, int again)
     if (dn->probe_state == 1 || (dn->probe_state != 0 && !again))
         return 0;
     struct ccnx_name name;
-    struct req *q = new_req(dn, REQ_PROBE);
+    struct req *q = disco_new_req(dn, REQ_PROBE);
     int r = q != NULL ? ccnx_name_init(&name) : CCNX_E_NOMEM;
     if (r != 0) {
         free(q);
@@ -831,11 +572,11 @@ int ex_disco_probe(struct ex_disco *d, struct ex_node *node, int again)
     }
     /* Not an enumeration reply: they are the listing, not the content. */
     struct ccnx_exclude_item ex = {CCNX_EXCLUDE_COMPONENT, marker, sizeof marker};
-    r = node_name_plus(dn, &name, NULL, NULL, 0);
-    r = r == 0 ? express(d, q, &name, &ex, 1, node->versions > 0 ? 1 : -1, -1) : r;
+    r = disco_node_name_plus(dn, &name, NULL, NULL, 0);
+    r = r == 0 ? disco_express(d, q, &name, &ex, 1, node->versions > 0 ? 1 : -1, -1) : r;
     ccnx_name_free(&name);
     dn->probe_state = r == 0 ? 1 : dn->probe_state;
-    changed(d);
+    disco_changed(d);
     return r;
 }
 

@@ -191,6 +191,10 @@ int face_mcast_open(struct face_table *ft, const struct face_mcast_params *p, un
  * one when it is already there. 0, or negative. */
 int face_open_instance(struct face_table *ft, const struct ccnx_face_instance *req,
                        unsigned *faceid);
+/* A TCP listener and a bound UDP socket on addr_text (a numeric IPv4 or
+ * IPv6 address), port. 0; CCNX_E_VALUE when addr_text is not such an
+ * address; CCNX_E_IO (errno says why) when a socket cannot be had. */
+int face_listen_inet(struct face_table *ft, const char *addr_text, unsigned port);
 
 /* Queues a copy of msg on faceid. 0, or CCNX_E_NOTFOUND (no such face or a
  * passive one), CCNX_E_TOOBIG (beyond max_message), FACE_E_QUEUE_FULL. The

@@ -1,5 +1,6 @@
-/* The face a newface request (FaceInstance) asks for: a TCP connection, a
- * multicast group, or a UDP peer, from numeric addresses. */
+/* Faces from numeric addresses: the one a newface request (FaceInstance)
+ * asks for (a TCP connection, a multicast group, or a UDP peer), and the
+ * TCP and UDP listeners on one local address. */
 #define _GNU_SOURCE
 #include "face/face.h"
 
@@ -9,15 +10,11 @@
 #include <netinet/in.h>
 #include <string.h>
 
-static int parse_addr(const struct ccnx_view host, int64_t port, struct sockaddr_storage *ss,
-                      socklen_t *len)
+#include <ccnx/error.h>
+
+/* A numeric IPv4 or IPv6 address and a port. 0 or -1. */
+static int parse_text(const char *text, int64_t port, struct sockaddr_storage *ss, socklen_t *len)
 {
-    char text[64];
-    if (host.n >= sizeof text) {
-        return -1;
-    }
-    memcpy(text, host.p, host.n);
-    text[host.n] = '\0';
     memset(ss, 0, sizeof *ss);
     struct sockaddr_in *v4 = (struct sockaddr_in *)ss;
     struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)ss;
@@ -34,6 +31,33 @@ static int parse_addr(const struct ccnx_view host, int64_t port, struct sockaddr
         return 0;
     }
     return -1;
+}
+
+static int parse_addr(const struct ccnx_view host, int64_t port, struct sockaddr_storage *ss,
+                      socklen_t *len)
+{
+    char text[64];
+    if (host.n >= sizeof text) {
+        return -1;
+    }
+    memcpy(text, host.p, host.n);
+    text[host.n] = '\0';
+    return parse_text(text, port, ss, len);
+}
+
+int face_listen_inet(struct face_table *ft, const char *addr_text, unsigned port)
+{
+    struct sockaddr_storage ss;
+    socklen_t len;
+    unsigned id;
+    if (parse_text(addr_text, port, &ss, &len) != 0) {
+        return CCNX_E_VALUE;
+    }
+    if (face_listen_tcp(ft, (struct sockaddr *)&ss, len, &id) != 0 ||
+        face_udp_bind(ft, (struct sockaddr *)&ss, len, &id) != 0) {
+        return CCNX_E_IO;
+    }
+    return 0;
 }
 
 static int is_multicast(const struct sockaddr_storage *ss)

@@ -1,10 +1,8 @@
 /* The content store: a skiplist of single-allocation entries with an
  * exact-name hash index in front (see cs.h). */
-#include "table/cs.h"
+#include "table/cs_internal.h"
 
 #include "table/arena.h"
-#include <ccnx/heap.h>
-#include <ccnx/namekey.h>
 
 #include <ccnx/error.h>
 #include <ccnx/match.h>
@@ -12,50 +10,6 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define CS_MAX_LEVEL  16  /* 4^16 objects before the top level fills */
-#define CS_KEY_INLINE 512 /* search keys up to this size need no allocation */
-
-struct cs_entry {
-    struct cs_entry *lru_prev, *lru_next; /* lru_next points towards newer use */
-    struct cs_entry *prev;                /* level-0 predecessor (the head for the first) */
-    struct ccnx_heap_node stale;          /* when: first `now` at which the object is stale */
-    uint64_t arrival;
-    uint32_t hash; /* of the flat Name, without the digest */
-    uint32_t len;  /* object bytes */
-    uint32_t keylen;
-    uint32_t name_off, name_len, name_count;
-    uint32_t pub_off, pub_len;
-    uint8_t level;           /* forward pointers in next[] */
-    uint8_t covered;         /* prev lies under this entry's Name (sorts first within it) */
-    uint8_t lazy;            /* digest not computed yet: the key ends with zeros instead */
-    uint8_t used;            /* returned by a lookup since it last reached the LRU front */
-    struct cs_entry *next[]; /* then the flat full name, then the object bytes */
-};
-
-/* The index keeps each entry's name hash beside it, so a probe passes over
- * other names without reading their entries (a cache miss each). */
-struct cs_slot {
-    uint32_t hash;
-    struct cs_entry *e; /* NULL: empty */
-};
-
-struct cs {
-    struct cs_entry *head; /* skiplist sentinel (CS_MAX_LEVEL pointers, no object), also the
-                              sentinel of the LRU ring: head->lru_next is the oldest */
-    int level;             /* levels in use */
-    uint64_t rng;
-    size_t capacity;
-    uint64_t max_bytes; /* object bytes held at most; UINT64_MAX: no bound */
-    int64_t tts_default;
-    uint32_t tts_limit;
-    struct cs_slot *slots; /* exact-name index: open addressing, power of two, load <= 1/2 */
-    size_t nslots;
-    struct ccnx_heap stale; /* entries by the time they go stale */
-    struct arena *mem;      /* entries up to ARENA_MAX_BLOCK bytes; larger ones are malloc'ed */
-    uint64_t big_bytes;     /* bytes of the malloc'ed ones */
-    struct cs_stats st;
-};
 
 static size_t entry_size(int level, size_t klen, size_t len)
 {
@@ -87,56 +41,11 @@ static void entry_free(struct cs *cs, struct cs_entry *e)
     }
 }
 
-static const uint8_t *entry_key(const struct cs_entry *e)
-{
-    return (const uint8_t *)&e->next[e->level];
-}
-
-/* The flat Name alone: the key without its digest component. */
-static size_t entry_name_keylen(const struct cs_entry *e)
-{
-    return e->keylen - CCNX_NAMEKEY_DIGEST_LEN;
-}
-
-static const uint8_t *entry_bytes(const struct cs_entry *e)
-{
-    return entry_key(e) + e->keylen;
-}
-
-/* ---- Digests computed when needed ----
- *
- * Hashing every object (2.5 us per 4 KB) was the largest cost of a new
- * object, while the digest only decides something when another key has a
- * 32-byte component at the digest's place: another object of the same
- * Name, a longer name whose next component is 32 bytes long, or a search
- * key (an Interest naming a digest, an Exclude bound) with one there. So
- * an entry may be stored with zeros in place of its digest ("lazy") as
- * long as no other entry's key starts with its Name followed by a 32-byte
- * component: then every stored key sorts the same whatever the digest, and
- * computing it later rewrites the key in place without moving it. The
- * insertions and seeks that could see the difference settle the lazy entry
- * (compute its digest) first. */
-
-static void settle(struct cs_entry *e)
-{
-    if (e->lazy) {
-        uint8_t *d = (uint8_t *)entry_key(e) + e->keylen - 32;
-        /* The object was parsed on the way in, so hashing cannot fail. */
-        ccnx_content_digest(entry_bytes(e), e->len, d);
-        e->lazy = 0;
-    }
-}
-
 /* 1 when p (possibly the head) lies in the subtree of e's Name. */
 static int under_name_of(const struct cs_entry *p, const struct cs_entry *e, const struct cs *cs)
 {
     return p != cs->head && ccnx_namekey_subtree_compare(entry_key(p), p->keylen, entry_key(e),
                                                          entry_name_keylen(e)) == 0;
-}
-
-static struct cs_entry *entry_of_stale(struct ccnx_heap_node *x)
-{
-    return (struct cs_entry *)((uint8_t *)x - offsetof(struct cs_entry, stale));
 }
 
 /* ---- LRU ring ---- */
@@ -156,11 +65,6 @@ static void lru_push_newest(struct cs *cs, struct cs_entry *e)
 }
 
 /* ---- Exact-name index ---- */
-
-static uint32_t name_hash(const uint8_t *key, size_t len)
-{
-    return (uint32_t)ccnx_namekey_hash(key, len);
-}
 
 static void index_place(struct cs_slot *slots, size_t n, uint32_t h, struct cs_entry *e)
 {
@@ -376,7 +280,7 @@ static void unlink_entry(struct cs *cs, struct cs_entry *e, struct cs_entry **up
     entry_free(cs, e);
 }
 
-static int remove_entry(struct cs *cs, struct cs_entry *e)
+int cs_remove_entry(struct cs *cs, struct cs_entry *e)
 {
     struct cs_entry *update[CS_MAX_LEVEL];
     find_preds(cs, entry_key(e), e->keylen, update);
@@ -409,7 +313,7 @@ static void evict_to(struct cs *cs, size_t limit, const struct cs_entry *keep)
             lru_push_newest(cs, e);
             continue;
         }
-        remove_entry(cs, e);
+        cs_remove_entry(cs, e);
         cs->st.evictions++;
     }
 }
@@ -773,123 +677,4 @@ const struct cs_entry *cs_lookup(struct cs *cs, const uint8_t *ibuf,
         cs_mark_stale(cs, e, now);
     }
     return e;
-}
-
-/* ---- The rest ---- */
-
-static int has_digest(const struct cs_entry *e, const uint8_t digest[32])
-{
-    uint8_t own[32];
-    if (e->lazy) {
-        ccnx_content_digest(entry_bytes(e), e->len, own);
-        return memcmp(own, digest, 32) == 0;
-    }
-    return memcmp(cs_entry_digest(e), digest, 32) == 0;
-}
-
-const struct cs_entry *cs_find(const struct cs *cs, const uint8_t *name, size_t name_len,
-                               const uint8_t digest[32])
-{
-    uint8_t inline_key[CS_KEY_INLINE];
-    uint8_t *key = inline_key;
-    const struct cs_entry *found = NULL;
-    size_t klen;
-    if (name_len > sizeof inline_key && (key = malloc(name_len)) == NULL) {
-        return NULL;
-    }
-    if (ccnx_namekey_from_name(name, name_len, key, &klen, NULL) == 0) {
-        uint32_t h = name_hash(key, klen);
-        size_t mask = cs->nslots - 1;
-        for (size_t i = h & mask; cs->slots[i].e != NULL; i = (i + 1) & mask) {
-            const struct cs_entry *e = cs->slots[i].e;
-            if (cs->slots[i].hash == h && entry_name_keylen(e) == klen &&
-                memcmp(entry_key(e), key, klen) == 0 && has_digest(e, digest)) {
-                found = e;
-                break;
-            }
-        }
-    }
-    if (key != inline_key) {
-        free(key);
-    }
-    return found;
-}
-
-int cs_remove(struct cs *cs, const struct cs_entry *e)
-{
-    int r = remove_entry(cs, (struct cs_entry *)e);
-    if (r == 0) {
-        cs->st.removals++;
-    }
-    return r;
-}
-
-void cs_mark_stale(struct cs *cs, const struct cs_entry *e, uint64_t now)
-{
-    ccnx_heap_set(&cs->stale, &((struct cs_entry *)e)->stale, now);
-}
-
-size_t cs_purge_stale(struct cs *cs, uint64_t now, size_t max)
-{
-    size_t done = 0;
-    struct ccnx_heap_node *x;
-    while (done < max && (x = ccnx_heap_top(&cs->stale)) != NULL && x->when <= now) {
-        remove_entry(cs, entry_of_stale(x));
-        cs->st.removals++;
-        done++;
-    }
-    return done;
-}
-
-const struct cs_entry *cs_first(const struct cs *cs)
-{
-    return cs->head->next[0];
-}
-
-const struct cs_entry *cs_next(const struct cs_entry *e)
-{
-    return e->next[0];
-}
-
-const uint8_t *cs_entry_object(const struct cs_entry *e, size_t *len)
-{
-    *len = e->len;
-    return entry_bytes(e);
-}
-
-const uint8_t *cs_entry_digest(const struct cs_entry *e)
-{
-    settle((struct cs_entry *)e); /* computing it later is what lazy means, not a change */
-    return entry_key(e) + e->keylen - 32;
-}
-
-const uint8_t *cs_entry_name(const struct cs_entry *e, size_t *len)
-{
-    *len = e->name_len;
-    return entry_bytes(e) + e->name_off;
-}
-
-uint64_t cs_entry_arrival(const struct cs_entry *e)
-{
-    return e->arrival;
-}
-
-int cs_entry_is_stale(const struct cs_entry *e, uint64_t now)
-{
-    return now >= e->stale.when;
-}
-
-void cs_get_stats(const struct cs *cs, struct cs_stats *out)
-{
-    struct arena_stats a;
-    arena_get_stats(cs->mem, &a);
-    *out = cs->st;
-    out->memory = a.in_use + a.free + cs->big_bytes;
-    out->capacity = cs->capacity;
-    out->max_bytes = cs->max_bytes;
-}
-
-size_t cs_count(const struct cs *cs)
-{
-    return (size_t)cs->st.entries;
 }

@@ -19,6 +19,7 @@
  * are validated on their own before they are walked.
  */
 #include "ccn.h"
+#include "ccn-leaves.h"
 
 #include <ccnx/ccnb.h>
 #include <ccnx/content.h>
@@ -27,151 +28,6 @@
 #include <ccnx/interest.h>
 #include <ccnx/name.h>
 #include <ccnx/uri.h>
-
-/* DTAGs with special meaning in the tree (see core/dtag.csv). */
-enum {
-    D_ANY = 13,
-    D_CERTIFICATE = 16,
-    D_COLLECTION = 17,
-    D_SIGNEDINFO = 20,
-    D_KEY = 27,
-    D_KEYLOCATOR = 28,
-    D_KEYNAME = 29,
-    D_LINK = 31,
-    D_LINKAUTH = 32,
-    D_EXTOPT = 34,
-    D_SIGNATURE = 37,
-    D_TIMESTAMP = 39,
-    D_TYPE = 40,
-    D_NONCE = 41,
-    D_SCOPE = 42,
-    D_EXCLUDE = 43,
-    D_BLOOM = 44,
-    D_AOK = 47,
-    D_LIFETIME = 48,
-    D_WITNESS = 53,
-    D_SIGBITS = 54,
-    D_DIGESTALG = 55,
-    D_FRESHNESS = 58,
-    D_FINALBLOCK = 59,
-    D_PUBKEYDIGEST = 60,
-    D_PUBCERTDIGEST = 61,
-    D_ISSUERKEYDIGEST = 62,
-    D_ISSUERCERTDIGEST = 63,
-    D_LABEL = 69,
-    D_ACTION = 73,
-    D_FACEID = 74,
-    D_IPPROTO = 75,
-    D_HOST = 76,
-    D_PORT = 77,
-    D_MCASTIF = 78,
-    D_FWDFLAGS = 79,
-    D_FACEINSTANCE = 80,
-    D_FWDENTRY = 81,
-    D_MCASTTTL = 82,
-    D_MINSUFFIX = 83,
-    D_MAXSUFFIX = 84,
-    D_CHILDSEL = 85,
-    D_STATUSRESPONSE = 112,
-    D_STATUSCODE = 113,
-    D_STATUSTEXT = 114,
-    D_STRATEGYSEL = 144,
-    D_STRATEGYID = 145,
-    D_STRATEGYPARAMS = 146,
-};
-
-#define ANY_PARENT UINT32_MAX
-
-enum leaf_kind {
-    LK_BYTES,    /* raw bytes */
-    LK_COMP,     /* bytes shown as an escaped name component */
-    LK_DEC32,    /* decimal UDATA, 32-bit field */
-    LK_DEC64,    /* decimal UDATA, 64-bit field */
-    LK_TEXT,     /* UTF-8 text */
-    LK_TIME_ABS, /* binary 1/4096 s since the epoch */
-    LK_TIME_REL, /* binary 1/4096 s */
-    LK_BINUINT,  /* binary big-endian integer */
-    LK_TYPE,     /* 3-byte content type */
-    LK_FLAG,     /* an element that is there or not (Any) */
-    LK_AOK,      /* AnswerOriginKind: decimal with bits */
-    LK_FWDFLAGS, /* ForwardingFlags: decimal with bits */
-};
-
-struct leaf_spec {
-    uint32_t dtag;
-    uint32_t parent;
-    int *hf;
-    enum leaf_kind kind;
-};
-
-/* Typed leaves by (element, parent). */
-static const struct leaf_spec leaves[] = {
-    {D_MINSUFFIX, CCN_DTAG_INTEREST, &ccn_hf.min_suffix, LK_DEC32},
-    {D_MAXSUFFIX, CCN_DTAG_INTEREST, &ccn_hf.max_suffix, LK_DEC32},
-    {D_PUBKEYDIGEST, CCN_DTAG_INTEREST, &ccn_hf.int_publisher, LK_BYTES},
-    {D_CHILDSEL, CCN_DTAG_INTEREST, &ccn_hf.child_selector, LK_DEC32},
-    {D_AOK, CCN_DTAG_INTEREST, &ccn_hf.aok, LK_AOK},
-    {D_SCOPE, CCN_DTAG_INTEREST, &ccn_hf.scope, LK_DEC32},
-    {D_LIFETIME, CCN_DTAG_INTEREST, &ccn_hf.lifetime, LK_TIME_REL},
-    {D_NONCE, CCN_DTAG_INTEREST, &ccn_hf.nonce, LK_BYTES},
-    {D_FACEID, CCN_DTAG_INTEREST, &ccn_hf.int_faceid, LK_DEC64},
-    {CCN_DTAG_COMPONENT, D_EXCLUDE, &ccn_hf.exclude_component, LK_COMP},
-    {D_ANY, D_EXCLUDE, &ccn_hf.exclude_any, LK_FLAG},
-    {D_BLOOM, D_EXCLUDE, &ccn_hf.exclude_bloom, LK_BYTES},
-    {D_DIGESTALG, D_SIGNATURE, &ccn_hf.sig_algorithm, LK_TEXT},
-    {D_WITNESS, D_SIGNATURE, &ccn_hf.sig_witness, LK_BYTES},
-    {D_SIGBITS, D_SIGNATURE, &ccn_hf.sig_bits, LK_BYTES},
-    {D_PUBKEYDIGEST, D_SIGNEDINFO, &ccn_hf.si_publisher, LK_BYTES},
-    {D_TIMESTAMP, D_SIGNEDINFO, &ccn_hf.si_timestamp, LK_TIME_ABS},
-    {D_TYPE, D_SIGNEDINFO, &ccn_hf.content_type, LK_TYPE},
-    {D_FRESHNESS, D_SIGNEDINFO, &ccn_hf.si_freshness, LK_DEC32},
-    {D_FINALBLOCK, D_SIGNEDINFO, &ccn_hf.si_finalblock, LK_COMP},
-    {D_EXTOPT, D_SIGNEDINFO, &ccn_hf.si_extopt, LK_BYTES},
-    {D_KEY, D_KEYLOCATOR, &ccn_hf.kl_key, LK_BYTES},
-    {D_CERTIFICATE, D_KEYLOCATOR, &ccn_hf.kl_cert, LK_BYTES},
-    {D_PUBKEYDIGEST, D_KEYNAME, &ccn_hf.kl_publisher, LK_BYTES},
-    {D_PUBCERTDIGEST, D_KEYNAME, &ccn_hf.kl_publisher, LK_BYTES},
-    {D_ISSUERKEYDIGEST, D_KEYNAME, &ccn_hf.kl_publisher, LK_BYTES},
-    {D_ISSUERCERTDIGEST, D_KEYNAME, &ccn_hf.kl_publisher, LK_BYTES},
-    {D_ACTION, D_FACEINSTANCE, &ccn_hf.ctl_action, LK_TEXT},
-    {D_PUBKEYDIGEST, D_FACEINSTANCE, &ccn_hf.ctl_ccndid, LK_BYTES},
-    {D_FACEID, D_FACEINSTANCE, &ccn_hf.ctl_faceid, LK_DEC64},
-    {D_IPPROTO, D_FACEINSTANCE, &ccn_hf.ctl_ipproto, LK_DEC32},
-    {D_HOST, D_FACEINSTANCE, &ccn_hf.ctl_host, LK_TEXT},
-    {D_PORT, D_FACEINSTANCE, &ccn_hf.ctl_port, LK_DEC32},
-    {D_MCASTIF, D_FACEINSTANCE, &ccn_hf.ctl_mcastif, LK_TEXT},
-    {D_MCASTTTL, D_FACEINSTANCE, &ccn_hf.ctl_mcastttl, LK_DEC32},
-    {D_FRESHNESS, D_FACEINSTANCE, &ccn_hf.ctl_freshness, LK_DEC32},
-    {D_ACTION, D_FWDENTRY, &ccn_hf.ctl_action, LK_TEXT},
-    {D_PUBKEYDIGEST, D_FWDENTRY, &ccn_hf.ctl_ccndid, LK_BYTES},
-    {D_FACEID, D_FWDENTRY, &ccn_hf.ctl_faceid, LK_DEC64},
-    {D_FWDFLAGS, D_FWDENTRY, &ccn_hf.ctl_flags, LK_FWDFLAGS},
-    {D_FRESHNESS, D_FWDENTRY, &ccn_hf.ctl_freshness, LK_DEC32},
-    {D_ACTION, D_STRATEGYSEL, &ccn_hf.ctl_action, LK_TEXT},
-    {D_PUBKEYDIGEST, D_STRATEGYSEL, &ccn_hf.ctl_ccndid, LK_BYTES},
-    {D_STRATEGYID, D_STRATEGYSEL, &ccn_hf.ctl_strategy_id, LK_TEXT},
-    {D_STRATEGYPARAMS, D_STRATEGYSEL, &ccn_hf.ctl_strategy_params, LK_TEXT},
-    {D_FRESHNESS, D_STRATEGYSEL, &ccn_hf.ctl_freshness, LK_DEC32},
-    {D_STATUSCODE, D_STATUSRESPONSE, &ccn_hf.ctl_status_code, LK_DEC32},
-    {D_STATUSTEXT, D_STATUSRESPONSE, &ccn_hf.ctl_status_text, LK_TEXT},
-    {D_LABEL, D_LINK, &ccn_hf.link_label, LK_TEXT},
-    {D_PUBKEYDIGEST, D_LINKAUTH, &ccn_hf.link_publisher, LK_BYTES},
-    {D_PUBCERTDIGEST, D_LINKAUTH, &ccn_hf.link_publisher, LK_BYTES},
-    {D_ISSUERKEYDIGEST, D_LINKAUTH, &ccn_hf.link_publisher, LK_BYTES},
-    {D_ISSUERCERTDIGEST, D_LINKAUTH, &ccn_hf.link_publisher, LK_BYTES},
-    {CCN_DTAG_SEQUENCENUM, ANY_PARENT, &ccn_hf.seqnum, LK_BINUINT},
-};
-
-static const struct leaf_spec *leaf_lookup(uint32_t dtag, uint32_t parent)
-{
-    for (size_t i = 0; i < G_N_ELEMENTS(leaves); i++) {
-        if (leaves[i].dtag == dtag &&
-            (leaves[i].parent == parent || leaves[i].parent == ANY_PARENT)) {
-            return &leaves[i];
-        }
-    }
-    return NULL;
-}
 
 /* State of the walk over one message (a new one for each embedded message). */
 struct walk {
@@ -682,7 +538,7 @@ static void walk_element(struct walk *w, proto_tree *tree, size_t pos, size_t en
         return;
     }
     if (leaf_value(w, pos, end, &v)) {
-        const struct leaf_spec *spec = leaf_lookup((uint32_t)h.numval, parent);
+        const struct leaf_spec *spec = ccn_leaf_lookup((uint32_t)h.numval, parent);
         if (h.numval <= UINT32_MAX && spec != NULL && (spec->kind != LK_FLAG || v.tt == -1)) {
             show_leaf(w, tree, spec, pos, end, &v);
         } else if (container_field(w, h.numval) < 0) {
