@@ -405,7 +405,7 @@ static struct file *file_setup(void)
     if (ccnx_buf_status(&f->objs) != 0) {
         die("segment buffer", ccnx_buf_status(&f->objs));
     }
-    ccnx_key_free(key);
+    ccnx_key_destroy(key);
     ccnx_buf_free(&tmp);
     free(payload);
     return f;

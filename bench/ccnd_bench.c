@@ -433,7 +433,7 @@ static void setup_run(struct run *r, const struct opts *o, const char *prefix_ur
     conn_open(&r->prod, o->sock);
     register_prefix(&r->prod, &r->prefix, key);
     make_pool(&r->pool, &r->prefix, o->names, bytes, key);
-    ccnx_key_free(key);
+    ccnx_key_destroy(key);
     make_interests(r);
     r->ncons = o->clients;
     for (int i = 0; i < r->ncons; i++)

@@ -787,7 +787,7 @@ void ccnd_destroy(struct ccnd *d)
     face_table_destroy(d->faces);
     mgmt_destroy(d->mgmt);
     fw_destroy(d->fw);
-    ccnx_keystore_close(d->keystore);
+    ccnx_keystore_destroy(d->keystore);
     ccnx_buf_free(&d->internal_out);
     ccnx_buf_free(&d->mgmt_out);
     ccnx_buf_free(&d->autoreg);

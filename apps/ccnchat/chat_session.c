@@ -736,7 +736,7 @@ void chat_session_destroy(struct chat_session *s, int ms)
     chat_model_destroy(s->model);
     ccnx_name_free(&s->room);
     free(s->room_uri);
-    ccnx_keystore_close(s->ks);
+    ccnx_keystore_destroy(s->ks);
     free(s);
 }
 

@@ -112,7 +112,7 @@ static void learn_key(struct import *im, const uint8_t *obj, size_t len,
         ccnx_content_verify(obj, len, pc, key) == 0) {
         ccnx_verifier_add_key(im->v, key);
     }
-    ccnx_key_free(key);
+    ccnx_key_destroy(key);
 }
 
 static int check_whole_file(struct import *im)

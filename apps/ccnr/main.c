@@ -174,7 +174,7 @@ static void close_all(struct ccnr *r)
     ccnr_policy_stop(r);
     ccnx_client_destroy(r->c);
     ccnr_store_close(r->store);
-    ccnx_keystore_close(r->ks);
+    ccnx_keystore_destroy(r->ks);
     ccnr_settings_free(&r->set);
 }
 

@@ -108,7 +108,7 @@ void ccnd_link_close(struct ccnd_link *link)
     }
     ccnx_buf_free(&link->in);
     if (link->ks != NULL) {
-        ccnx_keystore_close(link->ks);
+        ccnx_keystore_destroy(link->ks);
         link->ks = NULL;
     }
 }

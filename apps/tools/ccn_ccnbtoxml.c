@@ -187,6 +187,6 @@ int main(int argc, char **argv)
     for (int i = optind; i < argc; i++) {
         failed |= convert_file(argv[i], &o, o.split != NULL ? &split : NULL);
     }
-    ccnx_dtag_dict_free(o.dict);
+    ccnx_dtag_dict_destroy(o.dict);
     return failed ? TOOL_EXIT_FAILURE : 0;
 }

@@ -123,7 +123,7 @@ int main(int argc, char **argv)
     }
     printf("\n");
     fprintf(stderr, "%s: created %s\n", tool_name(), file);
-    ccnx_keystore_close(ks);
+    ccnx_keystore_destroy(ks);
     ccnx_buf_free(&path);
     return fflush(stdout) == 0 ? 0 : TOOL_EXIT_FAILURE;
 }

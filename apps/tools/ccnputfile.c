@@ -526,7 +526,7 @@ int main(int argc, char **argv)
     summary(&j);
     ccnx_seqwriter_destroy(j.w);
     ccnx_client_destroy(j.c);
-    ccnx_keystore_close(ks);
+    ccnx_keystore_destroy(ks);
     ccnx_buf_free(&j.uri);
     close(j.fd);
     return ok ? 0 : TOOL_EXIT_FAILURE;

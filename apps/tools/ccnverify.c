@@ -92,7 +92,7 @@ static int check_object(struct run *run, const uint8_t *obj, const struct ccnx_c
         key = find_key(&run->ring, obj + pc->publisher.off, pc->publisher.len);
     }
     int rc = key != NULL ? ccnx_content_verify(obj, pc->object.len, pc, key) : CCNX_E_NOKEY;
-    ccnx_key_free(carried);
+    ccnx_key_destroy(carried);
     if (rc == 0) {
         return 0;
     }
@@ -231,7 +231,7 @@ int main(int argc, char **argv)
         verify_file(&run, "-");
     }
     for (size_t i = 0; i < run.ring.count; i++) {
-        ccnx_key_free(run.ring.keys[i]);
+        ccnx_key_destroy(run.ring.keys[i]);
     }
     free(run.ring.keys);
     if (fflush(stdout) != 0) {

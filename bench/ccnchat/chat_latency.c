@@ -137,7 +137,7 @@ int main(int argc, char **argv)
     chat_session_destroy(sa, 0);
     ccnx_client_destroy(cb);
     ccnx_client_destroy(ca);
-    ccnx_keystore_close(ks);
+    ccnx_keystore_destroy(ks);
     free(lat);
     return lost > 0 || bad > 0;
 }

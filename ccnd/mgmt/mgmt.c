@@ -195,7 +195,7 @@ static struct status open_request(struct ccnx_view req, struct ccnx_view *body)
     if (res == 0) {
         res = ccnx_content_verify(req.p, req.n, &pc, key);
     }
-    ccnx_key_free(key);
+    ccnx_key_destroy(key);
     if (res != 0) {
         return (struct status){403, "request signature does not verify"};
     }

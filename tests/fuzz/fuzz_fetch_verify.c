@@ -42,7 +42,7 @@ static int core_verdict(const uint8_t *data, size_t size, const struct ccnx_cont
     if (rc == 0) {
         rc = ccnx_content_verify(data, size, pc, k);
     }
-    ccnx_key_free(k);
+    ccnx_key_destroy(k);
     return rc;
 }
 

@@ -327,7 +327,7 @@ static void test_producer_stops_reading(void **state)
     assert_int_equal(got, N);
     close(prod);
     close(cons);
-    ccnx_key_free(key);
+    ccnx_key_destroy(key);
     ccnx_buf_free(&batch);
     ccnx_buf_free(&objs);
     ccnx_buf_free(&msg);

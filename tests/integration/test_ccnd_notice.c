@@ -56,7 +56,7 @@ static void next_text(int fd, struct ccnx_buf *obj, char *text, size_t room)
     struct ccnx_key *key = NULL;
     assert_int_equal(ccnx_content_locator_key(obj->data, &pc, &key), 0);
     assert_int_equal(ccnx_content_verify(obj->data, obj->len, &pc, key), 0);
-    ccnx_key_free(key);
+    ccnx_key_destroy(key);
     size_t n = pc.content_value.len < room - 1 ? pc.content_value.len : room - 1;
     memcpy(text, obj->data + pc.content_value.off, n);
     text[n] = '\0';
@@ -136,7 +136,7 @@ static void test_neighborhood_key(void **state)
     assert_int_equal(ccnx_key_from_der(obj.data + pc.content_value.off, pc.content_value.len, &key),
                      0);
     assert_int_equal(ccnx_content_verify(obj.data, obj.len, &pc, key), 0);
-    ccnx_key_free(key);
+    ccnx_key_destroy(key);
     ccnx_uri_append(&uri, obj.data + pc.name.off, pc.name.len);
     assert_non_null(strstr(ccnx_buf_cstr(&uri), "ccnx:/%C1.M.S.neighborhood/%C1.M.SRV/ccnd/KEY/"));
     close(fd);

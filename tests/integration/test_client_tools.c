@@ -131,7 +131,7 @@ static int setup(void **state)
     add_signed("ccnx:/t/a/two/x", "deeper", key, 0);
     add_signed("ccnx:/t/b", "bee", key, 0);
     add_signed("ccnx:/t/bad", "tampered", key, 1);
-    ccnx_key_free(key);
+    ccnx_key_destroy(key);
     add_vector("co_name_enumeration_reply.ccnb");
     add_vector("co_stream_seg0.ccnb");
     start_producer();

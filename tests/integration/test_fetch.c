@@ -28,7 +28,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    ccnx_key_free(key);
+    ccnx_key_destroy(key);
     tf_ccnd_stop(&ccnd, 0);
     return 0;
 }

@@ -49,7 +49,7 @@ static int teardown(void **state)
 {
     (void)state;
     tf_producer_free(&producer);
-    ccnx_key_free(key);
+    ccnx_key_destroy(key);
     free(good);
     tf_ccnd_stop(&ccnd, 0);
     return 0;

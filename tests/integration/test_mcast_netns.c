@@ -114,7 +114,7 @@ static void test_multicast_between_namespaces(void **state)
     ccnx_buf_free(&obj);
     tu_ccnd_stop(&a);
     tu_ccnd_stop(&b);
-    ccnx_key_free(key);
+    ccnx_key_destroy(key);
 }
 
 int main(void)

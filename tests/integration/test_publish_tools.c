@@ -223,7 +223,7 @@ static void fetch_verified(const uint8_t *name_enc, size_t name_len, int64_t seg
     struct ccnx_key *key = NULL;
     assert_int_equal(ccnx_content_locator_key(obj->data, pc, &key), 0);
     assert_int_equal(ccnx_content_verify(obj->data, obj->len, pc, key), 0);
-    ccnx_key_free(key);
+    ccnx_key_destroy(key);
     ccnx_buf_free(&interest);
     ccnx_name_free(&n);
 }

@@ -24,7 +24,7 @@ int64_t ccnx_dtag_lookup(const char *name, size_t len);
 /* A dictionary that extends the built-in one (the tools' -d option). */
 struct ccnx_dtag_dict;
 struct ccnx_dtag_dict *ccnx_dtag_dict_create(void);
-void ccnx_dtag_dict_free(struct ccnx_dtag_dict *d);
+void ccnx_dtag_dict_destroy(struct ccnx_dtag_dict *d);
 /* Adds "number,Name[,...]" lines from a csv file; returns 0 or a CCNX_E* code
  * (line number of the first bad line in *bad_line when not NULL). */
 int ccnx_dtag_dict_load(struct ccnx_dtag_dict *d, const char *path, int *bad_line);

@@ -31,9 +31,9 @@ int ccnx_sha256(const void *p, size_t n, uint8_t out[CCNX_SHA256_LEN]);
 struct ccnx_key;
 
 /* Makes a new RSA key of `bits` bits (0 means CCNX_KEY_DEFAULT_BITS; fewer
- * than 512 is CCNX_E_INVAL). Allocates *out; release with ccnx_key_free. */
+ * than 512 is CCNX_E_INVAL). Allocates *out; release with ccnx_key_destroy. */
 int ccnx_key_generate(unsigned bits, struct ccnx_key **out);
-void ccnx_key_free(struct ccnx_key *k);
+void ccnx_key_destroy(struct ccnx_key *k);
 
 /* Public key from DER SubjectPublicKeyInfo (as carried in KeyLocator/Key and
  * KEY objects). Allocates *out. CCNX_E_VALUE when the bytes are not a key. */

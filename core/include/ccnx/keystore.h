@@ -57,7 +57,7 @@ int ccnx_keystore_create(const char *path, const char *password,
  * not exist (what every publishing program does on first use). */
 int ccnx_keystore_open_or_create(const char *path, const char *password,
                                  struct ccnx_keystore **out);
-void ccnx_keystore_close(struct ccnx_keystore *ks);
+void ccnx_keystore_destroy(struct ccnx_keystore *ks);
 
 /* The key (private and public), owned by ks. */
 const struct ccnx_key *ccnx_keystore_key(const struct ccnx_keystore *ks);

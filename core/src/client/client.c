@@ -286,7 +286,7 @@ void ccnx_client_destroy(struct ccnx_client *c)
         free(u);
     }
     if (c->own_ks) {
-        ccnx_keystore_close(c->ks);
+        ccnx_keystore_destroy(c->ks);
     }
     ccnx_buf_free(&c->in);
     ccnx_buf_free(&c->out);
@@ -317,7 +317,7 @@ void ccnx_client_set_reconnect(struct ccnx_client *c, int on)
 void ccnx_client_set_keystore(struct ccnx_client *c, struct ccnx_keystore *ks)
 {
     if (c->own_ks) {
-        ccnx_keystore_close(c->ks);
+        ccnx_keystore_destroy(c->ks);
     }
     c->ks = ks;
     c->own_ks = 0;

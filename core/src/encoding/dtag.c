@@ -51,7 +51,7 @@ struct ccnx_dtag_dict *ccnx_dtag_dict_create(void)
     return calloc(1, sizeof(struct ccnx_dtag_dict));
 }
 
-void ccnx_dtag_dict_free(struct ccnx_dtag_dict *d)
+void ccnx_dtag_dict_destroy(struct ccnx_dtag_dict *d)
 {
     if (d == NULL) {
         return;

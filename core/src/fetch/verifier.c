@@ -99,7 +99,7 @@ void ccnx_verifier_destroy(struct ccnx_verifier *v)
     while (v->keys != NULL) {
         struct vkey *k = v->keys;
         v->keys = k->next;
-        ccnx_key_free(k->key);
+        ccnx_key_destroy(k->key);
         free(k->locator);
         free(k);
     }
@@ -192,7 +192,7 @@ static struct vkey *cache_key(struct ccnx_verifier *v, struct ccnx_key *key, con
         }
     }
     if (k == NULL) {
-        ccnx_key_free(key);
+        ccnx_key_destroy(key);
         return NULL;
     }
     memcpy(k->digest, ccnx_key_digest(key), CCNX_DIGEST_LEN);
@@ -435,7 +435,7 @@ static void key_arrived(void *arg, const uint8_t *obj, size_t len,
     struct ccnx_key *key = NULL;
     int rc = ccnx_key_from_der(obj + pc->content_value.off, pc->content_value.len, &key);
     if (rc == 0 && memcmp(ccnx_key_digest(key), kf->digest, CCNX_DIGEST_LEN) != 0) {
-        ccnx_key_free(key);
+        ccnx_key_destroy(key);
         rc = CCNX_E_NOKEY;
     }
     if (rc == 0 && cache_key(kf->v, key, NULL, 0) != NULL) {

@@ -50,7 +50,7 @@ int ccnx_sha256(const void *p, size_t n, uint8_t out[CCNX_SHA256_LEN])
     return 0;
 }
 
-void ccnx_key_free(struct ccnx_key *k)
+void ccnx_key_destroy(struct ccnx_key *k)
 {
     if (k == NULL) {
         return;
@@ -76,14 +76,14 @@ static int key_wrap(EVP_PKEY *pkey, int has_private, struct ccnx_key **out)
     if (der == NULL || i2d_PUBKEY(pkey, &q) != n) {
         ERR_clear_error();
         free(der);
-        ccnx_key_free(k);
+        ccnx_key_destroy(k);
         return n > 0 ? CCNX_E_NOMEM : CCNX_E_CRYPTO;
     }
     k->der = der;
     k->der_len = (size_t)n;
     int rc = ccnx_sha256(k->der, k->der_len, k->digest);
     if (rc != 0) {
-        ccnx_key_free(k);
+        ccnx_key_destroy(k);
         return rc;
     }
     *out = k;

@@ -52,10 +52,10 @@ const char *ccnx_keystore_default_password(void)
     return env.keystore_password != NULL ? env.keystore_password : CCNX_KEYSTORE_DEFAULT_PASSWORD;
 }
 
-void ccnx_keystore_close(struct ccnx_keystore *ks)
+void ccnx_keystore_destroy(struct ccnx_keystore *ks)
 {
     if (ks != NULL) {
-        ccnx_key_free(ks->key);
+        ccnx_key_destroy(ks->key);
         free(ks->cert);
         free(ks);
     }
@@ -127,7 +127,7 @@ static int keystore_from(EVP_PKEY *pkey, X509 *cert, struct ccnx_keystore **out)
     ks->cert_len = n > 0 ? (size_t)n : 0;
     ERR_clear_error();
     if (rc != 0) {
-        ccnx_keystore_close(ks);
+        ccnx_keystore_destroy(ks);
         return rc;
     }
     *out = ks;

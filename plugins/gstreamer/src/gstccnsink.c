@@ -480,7 +480,7 @@ static gboolean gst_ccnsink_stop(GstBaseSink *bs)
         ccngst_loop_stop(s->loop, stop_job, s);
         s->loop = NULL;
     }
-    ccnx_keystore_close(s->ks);
+    ccnx_keystore_destroy(s->ks);
     s->ks = NULL;
     ccnx_name_free(&s->name);
     g_free(s->caps);

@@ -37,8 +37,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    ccnx_key_free(g_key);
-    ccnx_key_free(g_other);
+    ccnx_key_destroy(g_key);
+    ccnx_key_destroy(g_other);
     return 0;
 }
 

@@ -294,6 +294,6 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_reference_body, setup, teardown),
     };
     int r = cmocka_run_group_tests(tests, NULL, NULL);
-    ccnx_key_free(key);
+    ccnx_key_destroy(key);
     return r;
 }

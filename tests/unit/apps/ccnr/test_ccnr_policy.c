@@ -317,6 +317,6 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_load_newest_usable, store_setup, store_teardown),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
-    ccnx_key_free(key);
+    ccnx_key_destroy(key);
     return rc;
 }

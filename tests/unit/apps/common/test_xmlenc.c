@@ -184,7 +184,7 @@ static void test_extra_dictionary(void **state)
     /* Without the dictionary the names are TAGs. */
     encode_ok("<ExtraThing/>", NULL, &out);
     assert_int_equal(out.data[0], 0x80 | ((9 & 15) << 3) | CCNX_TT_TAG);
-    ccnx_dtag_dict_free(d);
+    ccnx_dtag_dict_destroy(d);
     ccnx_buf_free(&want);
     ccnx_buf_free(&out);
 }

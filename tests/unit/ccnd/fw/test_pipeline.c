@@ -238,7 +238,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    ccnx_key_free(key);
+    ccnx_key_destroy(key);
     return 0;
 }
 

@@ -66,7 +66,7 @@ static void test_guest(void **state)
     assert_int_equal(fr.faces[0], 7);
     ccnx_name_free(&n);
     ccnx_buf_free(&out);
-    ccnx_key_free(key);
+    ccnx_key_destroy(key);
     fib_destroy(fib);
 }
 

@@ -104,7 +104,7 @@ static int teardown(void **state)
     struct fixture *f = *state;
     mgmt_destroy(f->m);
     fib_destroy(f->fib);
-    ccnx_key_free(f->key);
+    ccnx_key_destroy(f->key);
     return 0;
 }
 

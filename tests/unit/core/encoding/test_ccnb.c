@@ -282,7 +282,7 @@ static void test_dtag_dictionary(void **state)
     assert_string_equal(ccnx_dtag_dict_name(d, 13), "AnyOverride");
     assert_string_equal(ccnx_dtag_dict_name(d, 14), "Name");
     assert_int_equal(ccnx_dtag_dict_lookup(d, "MyElement", 9), 5000);
-    ccnx_dtag_dict_free(d);
+    ccnx_dtag_dict_destroy(d);
     FILE *f = fopen(path, "w");
     fputs("12,Ok\nnot a number,Bad\n", f);
     fclose(f);
@@ -290,7 +290,7 @@ static void test_dtag_dictionary(void **state)
     int line = 0;
     assert_int_equal(ccnx_dtag_dict_load(d, path, &line), CCNX_E_VALUE);
     assert_int_equal(line, 2);
-    ccnx_dtag_dict_free(d);
+    ccnx_dtag_dict_destroy(d);
     unlink(path);
 }
 

@@ -347,7 +347,7 @@ static void test_unknown_dtag_and_extra_dictionary(void **state)
                         "<ExtraThing><OtherThing/><UNKNOWN_DTAG code=\"1002\"/></ExtraThing>\n");
     assert_int_equal(rep.unknown_dtags, 1);
     assert_int_equal(rep.first_unknown_dtag, 1002);
-    ccnx_dtag_dict_free(d);
+    ccnx_dtag_dict_destroy(d);
     ccnx_buf_free(&in);
     ccnx_buf_free(&out);
 }

@@ -31,7 +31,7 @@ static int setup_key(void **state)
 static int teardown_key(void **state)
 {
     (void)state;
-    ccnx_key_free(g_key);
+    ccnx_key_destroy(g_key);
     return 0;
 }
 

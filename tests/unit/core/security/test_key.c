@@ -47,7 +47,7 @@ static void test_vector_key_digests(void **state)
         assert_true(ccnx_key_is_rsa(k));
         assert_int_equal(ccnx_key_signature_size(k), 128);
         ccnx_buf_free(&want);
-        ccnx_key_free(k);
+        ccnx_key_destroy(k);
     }
 }
 
@@ -75,8 +75,8 @@ static void test_der_matches_pem(void **state)
     assert_int_equal(ccnx_key_from_der(der.data, der.len, &k), CCNX_E_TRAILING);
     assert_int_equal(ccnx_key_from_pem("junk", 4, NULL, &k), CCNX_E_VALUE);
     assert_null(k);
-    ccnx_key_free(from_der);
-    ccnx_key_free(from_pem);
+    ccnx_key_destroy(from_der);
+    ccnx_key_destroy(from_pem);
     ccnx_buf_free(&der);
 }
 
@@ -117,9 +117,9 @@ static void test_sign_verify_round_trip(void **state)
     sig[5] ^= 0x80;
     assert_int_equal(ccnx_key_verify(pub, data, sizeof data, sig, siglen), 0);
     assert_int_equal(ccnx_key_sign(pub, data, sizeof data, sig, &siglen), CCNX_E_NOKEY);
-    ccnx_key_free(pub);
-    ccnx_key_free(other);
-    ccnx_key_free(k);
+    ccnx_key_destroy(pub);
+    ccnx_key_destroy(other);
+    ccnx_key_destroy(k);
 }
 
 static void test_generate_default_and_bounds(void **state)
@@ -128,7 +128,7 @@ static void test_generate_default_and_bounds(void **state)
     struct ccnx_key *k = NULL;
     assert_int_equal(ccnx_key_generate(0, &k), 0);
     assert_int_equal(ccnx_key_signature_size(k), CCNX_KEY_DEFAULT_BITS / 8);
-    ccnx_key_free(k);
+    ccnx_key_destroy(k);
     k = NULL;
     assert_int_equal(ccnx_key_generate(256, &k), CCNX_E_INVAL);
     assert_null(k);
@@ -182,9 +182,9 @@ static void test_pem_files(void **state)
     rmdir(dir);
     free(dir);
     ccnx_buf_free(&b);
-    ccnx_key_free(kp);
-    ccnx_key_free(kq);
-    ccnx_key_free(k);
+    ccnx_key_destroy(kp);
+    ccnx_key_destroy(kq);
+    ccnx_key_destroy(k);
 }
 
 /* ---- Every signed object of the reference vectors ---- */
@@ -234,7 +234,7 @@ static void check_object(const struct keyset *ks, uint8_t *obj, size_t len, cons
     } else {
         assert_int_equal(rc, CCNX_E_NOKEY);
     }
-    ccnx_key_free(carried);
+    ccnx_key_destroy(carried);
     expect_tamper_fails(obj, len, pc.publisher.off + 3, key);
     if (pc.name_count > 0) {
         /* Last byte of the last component (before its closer and the Name's). */
@@ -302,7 +302,7 @@ static void test_vectors_verify(void **state)
     assert_int_equal(objects, 35);
     tu_free_list(list, nfiles);
     for (size_t i = 0; i < NKEYS; i++) {
-        ccnx_key_free(ks.k[i]);
+        ccnx_key_destroy(ks.k[i]);
     }
 }
 
@@ -325,7 +325,7 @@ static void test_verify_refuses_unknown_digest(void **state)
     struct ccnx_content_parsed outside = pc;
     outside.signed_part.len = b.len;
     assert_int_equal(ccnx_content_verify(b.data, b.len, &outside, k), CCNX_E_INVAL);
-    ccnx_key_free(k);
+    ccnx_key_destroy(k);
     ccnx_buf_free(&b);
 }
 

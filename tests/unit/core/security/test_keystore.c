@@ -127,8 +127,8 @@ static void test_create_and_open(void **state)
     size_t siglen = 0;
     assert_int_equal(ccnx_key_sign(ccnx_keystore_key(again), "x", 1, sig, &siglen), 0);
     assert_int_equal(ccnx_key_verify(ccnx_keystore_key(ks), "x", 1, sig, siglen), 0);
-    ccnx_keystore_close(again);
-    ccnx_keystore_close(ks);
+    ccnx_keystore_destroy(again);
+    ccnx_keystore_destroy(ks);
     unsetenv("CCNX_DIR");
 }
 
@@ -145,7 +145,7 @@ static void test_wrong_password(void **state)
     setenv("CCNX_KEYSTORE_PASSWORD", "secret", 1);
     assert_int_equal(ccnx_keystore_open(file, NULL, &ks), 0);
     unsetenv("CCNX_KEYSTORE_PASSWORD");
-    ccnx_keystore_close(ks);
+    ccnx_keystore_destroy(ks);
 }
 
 static void test_no_overwrite(void **state)
@@ -168,9 +168,9 @@ static void test_no_overwrite(void **state)
     struct ccnx_keystore *now = NULL;
     assert_int_equal(ccnx_keystore_open(file, NULL, &now), 0);
     assert_memory_equal(ccnx_keystore_digest(now), ccnx_keystore_digest(second), CCNX_SHA256_LEN);
-    ccnx_keystore_close(now);
-    ccnx_keystore_close(first);
-    ccnx_keystore_close(second);
+    ccnx_keystore_destroy(now);
+    ccnx_keystore_destroy(first);
+    ccnx_keystore_destroy(second);
 }
 
 static void test_open_or_create(void **state)
@@ -194,8 +194,8 @@ static void test_open_or_create(void **state)
         setenv("HOME", old_home, 1);
     }
     free(old_home);
-    ccnx_keystore_close(a);
-    ccnx_keystore_close(b);
+    ccnx_keystore_destroy(a);
+    ccnx_keystore_destroy(b);
 }
 
 static void test_garbage_file(void **state)
@@ -226,8 +226,8 @@ static void check_reference_file(const char *p12, const char *pub)
     size_t siglen = 0;
     assert_int_equal(ccnx_key_sign(ccnx_keystore_key(ks), "y", 1, sig, &siglen), 0);
     assert_int_equal(ccnx_key_verify(k, "y", 1, sig, siglen), 0);
-    ccnx_key_free(k);
-    ccnx_keystore_close(ks);
+    ccnx_key_destroy(k);
+    ccnx_keystore_destroy(ks);
 }
 
 static void test_reference_made_files(void **state)

@@ -309,8 +309,8 @@ static void test_batch_sizes(void **state)
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
         check_batch(sizes[s], k, other);
     }
-    ccnx_key_free(other);
-    ccnx_key_free(k);
+    ccnx_key_destroy(other);
+    ccnx_key_destroy(k);
 }
 
 /* A Witness copied from a neighbour in the same batch places the object at
@@ -339,7 +339,7 @@ static void test_batch_witness_swap_fails(void **state)
     expect_verify(out.data + off[1], off[2] - off[1], k, 0);
     ccnx_buf_free(&out);
     free_input(&in);
-    ccnx_key_free(k);
+    ccnx_key_destroy(k);
 }
 
 static void test_batch_errors(void **state)
@@ -363,10 +363,10 @@ static void test_batch_errors(void **state)
     assert_int_equal(ccnx_content_sign_batch(&out, in.p, 3, pub, NULL), CCNX_E_NOKEY);
     assert_int_equal(ccnx_content_sign_batch(&out, in.p, 3, k, NULL), 0);
     assert_true(out.len > 4);
-    ccnx_key_free(pub);
+    ccnx_key_destroy(pub);
     ccnx_buf_free(&out);
     free_input(&in);
-    ccnx_key_free(k);
+    ccnx_key_destroy(k);
 }
 
 int main(void)

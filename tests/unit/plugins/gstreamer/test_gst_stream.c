@@ -31,7 +31,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    ccnx_key_free(g_key);
+    ccnx_key_destroy(g_key);
     return 0;
 }
 

@@ -125,7 +125,7 @@ int ccnx_content_locator_key(const uint8_t *buf, const struct ccnx_content_parse
     }
     if (pc->publisher.len != CCNX_SHA256_LEN ||
         memcmp(buf + pc->publisher.off, ccnx_key_digest(k), CCNX_SHA256_LEN) != 0) {
-        ccnx_key_free(k);
+        ccnx_key_destroy(k);
         return CCNX_E_NOKEY;
     }
     *out = k;

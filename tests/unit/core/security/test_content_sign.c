@@ -27,7 +27,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    ccnx_key_free(key1024);
+    ccnx_key_destroy(key1024);
     return 0;
 }
 
@@ -154,7 +154,7 @@ static void test_defaults(void **state)
     struct ccnx_key *carried = NULL;
     assert_int_equal(ccnx_content_locator_key(out.data, &pc, &carried), 0);
     assert_int_equal(ccnx_content_verify(out.data, out.len, &pc, carried), 0);
-    ccnx_key_free(carried);
+    ccnx_key_destroy(carried);
     ccnx_buf_free(&out);
     ccnx_name_free(&name);
 }
@@ -251,7 +251,7 @@ static void test_key_locator_kinds(void **state)
     build_and_parse(&p, &out, &pc);
     assert_int_equal(ccnx_content_locator_key(out.data, &pc, &k), CCNX_E_NOKEY);
     assert_null(k);
-    ccnx_key_free(other);
+    ccnx_key_destroy(other);
     ccnx_buf_free(&out);
     ccnx_name_free(&name);
     ccnx_name_free(&keyname);
@@ -284,10 +284,10 @@ static void test_certificate_locator(void **state)
     assert_int_equal(ccnx_content_locator_key(out.data, &pc, &k), 0);
     assert_memory_equal(ccnx_key_digest(k), ccnx_keystore_digest(ks), CCNX_SHA256_LEN);
     assert_int_equal(ccnx_content_verify(out.data, out.len, &pc, k), 0);
-    ccnx_key_free(k);
+    ccnx_key_destroy(k);
     ccnx_buf_free(&out);
     ccnx_name_free(&name);
-    ccnx_keystore_close(ks);
+    ccnx_keystore_destroy(ks);
     remove(file);
     remove(dir);
 }
@@ -329,7 +329,7 @@ static void test_invalid_params(void **state)
     assert_int_equal(ccnx_key_from_der(der, n, &pub), 0);
     assert_int_equal(ccnx_content_sign(&out, &p, pub), CCNX_E_NOKEY);
     assert_int_equal(out.len, 1);
-    ccnx_key_free(pub);
+    ccnx_key_destroy(pub);
     ccnx_buf_free(&out);
     ccnx_name_free(&name);
 }
@@ -377,7 +377,7 @@ static void test_explicit_digest_algorithm(void **state)
         assert_int_equal(pc.digest_algorithm.len, strlen(cases[i].oid));
         assert_int_equal(ccnx_content_verify(obj.data, obj.len, &pc, user), cases[i].want);
     }
-    ccnx_key_free(user);
+    ccnx_key_destroy(user);
     ccnx_buf_free(&obj);
     ccnx_buf_free(&kb);
 }
