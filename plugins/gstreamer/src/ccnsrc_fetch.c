@@ -5,6 +5,7 @@
  * stream, played as bytes. */
 #include "ccnsrc_fetch.h"
 
+#include "ccnsrc_decide.h"
 #include "gstccnsrc.h"
 #include "streammeta.h"
 #include "streamreader.h"
@@ -19,18 +20,11 @@
 
 #include <string.h>
 
-#define PROBE_MS 500
-/* A producer of metadata answers the probe about as fast as it answers for
- * data. So an attempt counts as unanswered once PROBE_AFTER data segments
- * asked for after it have come: a measure in the data's own progress, which
- * a busy machine or a slow link stretches exactly as much as the probe's
- * answer (a fixed time would not). When the data has all come, the
- * attempt gets PROBE_RTTS of its round trips (at least PROBE_MIN_MS); and
- * PROBE_MS at most in any case. */
-#define PROBE_AFTER    8
-#define PROBE_RTTS     4
-#define PROBE_MIN_MS   50
-#define PROBE_ATTEMPTS 3
+/* The probe's policy and the plan read from metadata: ccnsrc_decide.h. */
+_Static_assert((int)CCNSRC_MODE_AUTO == (int)GST_CCNSRC_MODE_AUTO &&
+                   (int)CCNSRC_MODE_LIVE == (int)GST_CCNSRC_MODE_LIVE &&
+                   (int)CCNSRC_MODE_ON_DEMAND == (int)GST_CCNSRC_MODE_ON_DEMAND,
+               "ccnsrc_mode mirrors GstCcnSrcMode");
 
 GST_DEBUG_CATEGORY_EXTERN(ccnsrc_debug);
 #define GST_CAT_DEFAULT ccnsrc_debug
@@ -281,17 +275,13 @@ static void probe_done(void *arg, int result, const uint8_t *obj, size_t len,
         GST_ELEMENT_WARNING(n->element, STREAM, DECODE, ("Unreadable stream metadata"),
                             ("played as plain bytes"));
     } else {
+        struct ccnsrc_plan plan;
+        ccnsrc_plan_from_meta(m, (enum ccnsrc_mode)n->mode, &plan);
         n->found.with_meta = 1;
-        n->found.live =
-            n->mode == GST_CCNSRC_MODE_AUTO ? m->h.live : n->mode == GST_CCNSRC_MODE_LIVE;
-        n->found.start_segment = n->found.live ? m->h.key_segment : 0;
-        n->found.last_segment = m->h.segment;
-        n->found.duration = -1;
-        for (size_t i = 0; i < m->count; i++) {
-            if (m->bufs[i].pts >= 0 && m->bufs[i].duration >= 0) {
-                n->found.duration = MAX(n->found.duration, m->bufs[i].pts + m->bufs[i].duration);
-            }
-        }
+        n->found.live = plan.live;
+        n->found.start_segment = plan.start_segment;
+        n->found.last_segment = plan.last_segment;
+        n->found.duration = plan.duration;
     }
     g_free(m);
     found(n, 0, NULL);
@@ -375,7 +365,7 @@ static void probe_unanswered(struct ccnsrc_net *n)
     if (!n->probing) {
         return;
     }
-    if (n->probe_attempts < PROBE_ATTEMPTS && probe_send(n) == 0) {
+    if (ccnsrc_probe_may_retry(n->probe_attempts) && probe_send(n) == 0) {
         return;
     }
     n->probing = 0;
@@ -401,7 +391,7 @@ static void probe_window_over(void *arg)
 static void probe_progress(struct ccnsrc_net *n)
 {
     if (n->probing && n->data != NULL &&
-        ccnx_fetch_stats(n->data)->segments >= n->probe_mark + PROBE_AFTER) {
+        ccnsrc_probe_overdue(n->probe_mark, ccnx_fetch_stats(n->data)->segments)) {
         probe_unanswered(n);
     }
 }
@@ -413,8 +403,7 @@ static void probe_data_ended(struct ccnsrc_net *n)
     if (!n->probing || n->data == NULL) {
         return;
     }
-    double srtt = ccnx_fetch_stats(n->data)->srtt_ms;
-    n->probe_window_ms = (int)MIN(MAX(PROBE_RTTS * srtt, PROBE_MIN_MS), PROBE_MS);
+    n->probe_window_ms = ccnsrc_probe_window_ms(ccnx_fetch_stats(n->data)->srtt_ms);
     ccnx_client_schedule(ccngst_loop_client(n->loop), n->probe_window_ms, probe_window_over, n,
                          NULL);
 }
