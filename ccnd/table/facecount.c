@@ -17,6 +17,9 @@ struct facecount_entry {
 
 static struct facecount_entry *find(const struct facecount *fc, unsigned faceid)
 {
+    if (fc->last != NULL && fc->last->faceid == faceid) {
+        return fc->last;
+    }
     if (fc->faces.buckets == NULL) {
         return NULL;
     }
@@ -40,6 +43,7 @@ void facecount_free(struct facecount *fc)
         }
     }
     ccnx_htab_free(&fc->faces);
+    fc->last = NULL;
 }
 
 int facecount_add(struct facecount *fc, unsigned faceid)
@@ -56,6 +60,7 @@ int facecount_add(struct facecount *fc, unsigned faceid)
         e->faceid = faceid;
         ccnx_htab_insert(&fc->faces, &e->hn, ccnx_hash_u64(faceid));
     }
+    fc->last = e;
     e->count++;
     return 0;
 }
@@ -65,6 +70,7 @@ void facecount_sub(struct facecount *fc, unsigned faceid)
     struct facecount_entry *e = find(fc, faceid);
     if (e != NULL && --e->count == 0) {
         ccnx_htab_remove(&fc->faces, &e->hn);
+        fc->last = fc->last == e ? NULL : fc->last;
         free(e);
     }
 }
@@ -83,5 +89,6 @@ size_t facecount_faces(const struct facecount *fc)
 void **facecount_head(struct facecount *fc, unsigned faceid)
 {
     struct facecount_entry *e = find(fc, faceid);
+    fc->last = e != NULL ? e : fc->last;
     return e != NULL ? &e->head : NULL;
 }

@@ -11,15 +11,18 @@
 
 #include <ccnx/hashtab.h>
 
+struct facecount_entry;
+
 struct facecount {
     struct ccnx_htab faces; /* of struct facecount_entry; empty until the first add */
+    /* The entry last looked up: the PIT asks for one face several times in
+     * a row (a record added, a face's records dropped one by one). */
+    struct facecount_entry *last;
 };
 
 #define FACECOUNT_INIT                                                                             \
     {                                                                                              \
-        {                                                                                          \
-            NULL, 0, 0                                                                             \
-        }                                                                                          \
+        {NULL, 0, 0}, NULL                                                                         \
     }
 
 void facecount_free(struct facecount *fc);
