@@ -1,8 +1,7 @@
-/* The full-screen view: a status line, the tree with the details (or a
- * preview) beside it or below it, a message line and a line of keys.
- * Redrawn when something changed; the network is served between keys, so
- * the screen never waits for a slow prefix. */
-#define NCURSES_WIDECHAR 1
+/* The full-screen view's state, keys, actions on the selected node and
+ * loop (its drawing is explore_draw.c). Redrawn when something changed;
+ * the network is served between keys, so the screen never waits for a
+ * slow prefix. */
 #include "explore_ui_internal.h"
 #include "screen/screen_text.h"
 

@@ -18,7 +18,7 @@
 
 #include "loop/loop.h"
 
-#include <ccnx/mgmt.h>
+struct ccnx_face_instance; /* <ccnx/mgmt.h> */
 
 #define FACE_SLOT_BITS 18
 #define FACE_NONE      (~0u)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <ccnx/error.h>
+#include <ccnx/mgmt.h>
 
 /* A numeric IPv4 or IPv6 address and a port. 0 or -1. */
 static int parse_text(const char *text, int64_t port, struct sockaddr_storage *ss, socklen_t *len)

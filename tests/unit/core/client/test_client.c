@@ -31,6 +31,7 @@ struct fake {
     char path[96];
     int listener, conn;
     struct ccnx_client *c;
+    struct ccnx_buf pending; /* bytes read from the client, not yet a whole message */
 };
 
 struct result {
@@ -71,6 +72,7 @@ static void fake_start(struct fake *f)
     ccnx_client_set_reconnect(f->c, 0);
     f->conn = accept(f->listener, NULL, NULL);
     assert_true(f->conn >= 0);
+    ccnx_buf_init(&f->pending);
 }
 
 static void fake_stop(struct fake *f)
@@ -80,6 +82,7 @@ static void fake_stop(struct fake *f)
         close(f->conn);
     }
     close(f->listener);
+    ccnx_buf_free(&f->pending);
     unlink(f->path);
     rmdir(f->dir);
 }
@@ -87,10 +90,10 @@ static void fake_stop(struct fake *f)
 /* The next whole message the client sent, into m (waits for it). */
 static void fake_read(struct fake *f, struct ccnx_buf *m)
 {
-    static struct ccnx_buf pending = CCNX_BUF_INIT;
+    struct ccnx_buf *pending = &f->pending;
     size_t end;
     int64_t until = ccnx_client_now_ms() + WAIT_MS;
-    while (pending.len == 0 || ccnx_ccnb_element_end(pending.data, pending.len, 0, &end) != 0) {
+    while (pending->len == 0 || ccnx_ccnb_element_end(pending->data, pending->len, 0, &end) != 0) {
         ccnx_client_run(f->c, 5); /* its output and its timers */
         struct pollfd p = {f->conn, POLLIN, 0};
         assert_true(ccnx_client_now_ms() < until);
@@ -98,13 +101,13 @@ static void fake_read(struct fake *f, struct ccnx_buf *m)
             uint8_t buf[4096];
             ssize_t n = read(f->conn, buf, sizeof buf);
             assert_true(n > 0);
-            ccnx_buf_append(&pending, buf, (size_t)n);
+            ccnx_buf_append(pending, buf, (size_t)n);
         }
     }
     ccnx_buf_reset(m);
-    ccnx_buf_append(m, pending.data, end);
-    memmove(pending.data, pending.data + end, pending.len - end);
-    pending.len -= end;
+    ccnx_buf_append(m, pending->data, end);
+    memmove(pending->data, pending->data + end, pending->len - end);
+    pending->len -= end;
 }
 
 /* 1 when the client sent nothing within ms. */
