@@ -118,11 +118,11 @@ static void print_stats(const char *uri, struct ccnx_fetch *f)
     ccnx_uri_append_name(&name, ccnx_fetch_name(f));
     fprintf(stderr,
             "%s: %s (%s): %llu bytes, %llu segments in %.2f s (%.1f MB/s), %llu Interests, "
-            "%llu retransmissions (%llu on a timeout), srtt %.2f ms\n",
+            "%llu retransmissions (%llu on a timeout), %llu window cuts, srtt %.2f ms\n",
             tool_name(), uri, ccnx_buf_cstr(&name), (unsigned long long)st->bytes,
             (unsigned long long)st->segments, secs, (double)st->bytes / secs / 1e6,
             (unsigned long long)st->interests, (unsigned long long)st->retransmissions,
-            (unsigned long long)st->timeouts, st->srtt_ms);
+            (unsigned long long)st->timeouts, (unsigned long long)st->window_cuts, st->srtt_ms);
     ccnx_buf_free(&name);
 }
 

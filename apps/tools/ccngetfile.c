@@ -223,10 +223,11 @@ static void report(const struct options *o, struct getfile *g)
     if (o->f.verbose) {
         fprintf(stderr,
                 "%s: %s: %llu segments, %llu Interests, %llu retransmissions (%llu on a timeout), "
-                "srtt %.2f ms, version found in %.0f ms\n",
+                "%llu window cuts, srtt %.2f ms, version found in %.0f ms\n",
                 tool_name(), ccnx_buf_cstr(&name), (unsigned long long)st->segments,
                 (unsigned long long)st->interests, (unsigned long long)st->retransmissions,
-                (unsigned long long)st->timeouts, st->srtt_ms, st->resolve_s * 1e3);
+                (unsigned long long)st->timeouts, (unsigned long long)st->window_cuts, st->srtt_ms,
+                st->resolve_s * 1e3);
     }
     ccnx_buf_free(&name);
 }
