@@ -13,7 +13,7 @@
 #   - an app includes its own files and apps/common, a
 #     plugin only its own;
 #   - inside the core, the layers of core/src are ordered base, encoding,
-#     packet, security, client, fetch, publish: a file includes its own
+#     packet, security, client, fetch, publish, sync: a file includes its own
 #     layer's headers and those of the layers below (a public header counts
 #     in the layer of the source that defines it), never one above;
 #   - inside the core, only base/env.c reads the environment.
@@ -88,7 +88,7 @@ check_quoted() { # file line header
     esac
 }
 
-CORE_LAYERS=(base encoding packet security client fetch publish)
+CORE_LAYERS=(base encoding packet security client fetch publish sync)
 # The rank of core layer $1 in CORE_LAYERS, in RANK (-1: not a layer).
 layer_rank() {
     local i
