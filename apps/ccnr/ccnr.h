@@ -38,6 +38,17 @@ struct ccnr_status_set {
     int listen_count;                    /* 0: the default, localhost */
 };
 
+/* The Sync agent's settings (CCNS_*, as the reference names them). */
+struct ccnr_sync_set {
+    long enable;           /* CCNS_ENABLE */
+    long heartbeat_us;     /* CCNS_HEARTBEAT_MICROS: the agent's tick */
+    long ra_lifetime_s;    /* CCNS_ROOT_ADVISE_LIFETIME */
+    long nf_lifetime_s;    /* CCNS_NODE_FETCH_LIFETIME: Node Fetch and content Interests */
+    long fetch_busy;       /* CCNS_MAX_FETCH_BUSY: fetches at once per slice */
+    long scope;            /* CCNS_SYNC_SCOPE */
+    enum ccnr_level debug; /* CCNS_DEBUG (default: CCNR_DEBUG's level) */
+};
+
 struct ccnr_settings {
     char dir[PATH_MAX];             /* CCNR_DIRECTORY */
     struct ccnx_name global_prefix; /* CCNR_GLOBAL_PREFIX */
@@ -46,6 +57,7 @@ struct ccnr_settings {
     int verify;                     /* CCNR_VERIFY: check signatures on ingest (default 1) */
     uint64_t max_bytes;             /* CCNR_MAX_BYTES, 0: the store's default */
     struct ccnr_status_set status;  /* CCNR_STATUS_PORT, CCNR_LISTEN_ON */
+    struct ccnr_sync_set sync;      /* CCNS_* */
 };
 
 /* Reads the environment and then $CCNR_DIRECTORY/config (whose values win,
@@ -58,9 +70,13 @@ void ccnr_settings_free(struct ccnr_settings *s);
  * the CCNR_DEBUG level. */
 void ccnr_log_set_level(enum ccnr_level level);
 void ccnr_log(enum ccnr_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* One line at that level whatever CCNR_DEBUG says (for parts with a level
+ * of their own, such as the Sync agent's CCNS_DEBUG). */
+void ccnr_log_line(enum ccnr_level level, const char *line);
 
 struct ccnr_write;
 struct ccnr_policy_state;
+struct ccnr_sync;
 
 struct ccnr {
     struct ccnr_settings set;
@@ -82,6 +98,7 @@ struct ccnr {
     uint64_t imported;             /* objects they added */
     int full_rc;                   /* the store filled up (CCNR_STORE_E_FULL or _DISK), or 0 */
     int64_t full_ms;               /* when it last did */
+    struct ccnr_sync *sync;        /* the Sync agent, NULL when CCNS_ENABLE=0 */
 };
 
 /* serve.c: the filters on the policy's namespaces, registered with ccnd
@@ -107,6 +124,10 @@ int ccnr_write_start(struct ccnr *r, const struct ccnx_name *prefix, uint64_t st
  * stored); on failure the batch is lost and its fetches stop. 0, or the
  * store's error. */
 int ccnr_write_commit(struct ccnr *r);
+/* Adds one verified object to the open batch (opened when none is),
+ * committed with the batch: a ccnr_store_add result, or a negative error
+ * (the batch was lost then, and fetches with objects in it stopped). */
+int ccnr_write_store(struct ccnr *r, const uint8_t *obj, size_t len);
 /* Commits what is pending and ends every fetch (for shutting down). */
 void ccnr_write_stop_all(struct ccnr *r);
 /* Fetches running at once at most. Each keeps up to a window of Interests
@@ -126,6 +147,17 @@ const char *ccnr_write_refusal(const struct ccnr *r);
  * objects it stored so far (committed), for the status page. */
 void ccnr_write_foreach(const struct ccnr *r,
                         void (*fn)(void *arg, const char *uri, uint64_t stored), void *arg);
+
+/* sync_agent.c: the Sync agent (docs/sync.md). Loads the slices stored in
+ * the repository and starts following them; 0 (also with CCNS_ENABLE=0) or
+ * a negative error (logged). */
+int ccnr_sync_start(struct ccnr *r);
+/* An object was added to the store: a Create Slice request, or content of
+ * a slice's collection. */
+void ccnr_sync_stored(struct ccnr *r, const uint8_t *obj, size_t len);
+/* Objects were added without passing ccnr_sync_stored (a bulk import). */
+void ccnr_sync_rescan(struct ccnr *r);
+void ccnr_sync_stop(struct ccnr *r);
 
 /* main.c: takes the directory's lock (the lock file left empty): its fd,
  * or -1 when another process holds it, with the pid of a repository that

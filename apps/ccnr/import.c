@@ -328,6 +328,9 @@ int ccnr_import_request(struct ccnr *r, const uint8_t *comp, size_t n, char *msg
     r->refused += c.refused;
     r->imports++;
     r->imported += c.imported;
+    if (c.imported > 0) {
+        ccnr_sync_rescan(r);
+    }
     if (rc < 0) {
         ccnr_log(CCNR_WARNING, "bulk import of %s failed: %s", path, msg);
         return rc;

@@ -160,10 +160,12 @@ static void open_all(struct ccnr *r)
         tool_die("cannot load the policy or register its namespaces with ccnd at %s: %s",
                  ccnx_client_where(r->c), ccnx_client_error(r->c));
     }
+    ccnr_sync_start(r);
 }
 
 static void close_all(struct ccnr *r)
 {
+    ccnr_sync_stop(r);
     ccnr_write_stop_all(r);
     struct ccnr_store_stats st;
     ccnr_store_get_stats(r->store, &st);

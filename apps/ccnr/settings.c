@@ -5,6 +5,7 @@
 #include <ccnx/uri.h>
 
 #include <errno.h>
+#include <stddef.h>
 #include <netdb.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -44,6 +45,11 @@ void ccnr_log(enum ccnr_level level, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
+    ccnr_log_line(level, line);
+}
+
+void ccnr_log_line(enum ccnr_level level, const char *line)
+{
     /* one write per line, so lines of a daemon sharing a log stay whole */
     fprintf(stderr, "ccnr: %s: %s\n", level_names[level], line);
 }
@@ -58,19 +64,54 @@ enum setting {
     S_STATUS_PORT,
     S_LISTEN_ON,
     S_VERIFY,
+    S_SYNC_ENABLE, /* the Sync agent's, in the order of sync_ints */
+    S_SYNC_HEARTBEAT,
+    S_SYNC_RA_LIFETIME,
+    S_SYNC_NF_LIFETIME,
+    S_SYNC_FETCH_BUSY,
+    S_SYNC_SCOPE,
+    S_SYNC_DEBUG,
     S_COUNT
 };
 
-static const char *const setting_names[S_COUNT] = {
-    "CCNR_DEBUG",     "CCNR_GLOBAL_PREFIX", "CCNR_START_WRITE_SCOPE_LIMIT",
-    "CCNR_MAX_BYTES", "CCNR_STATUS_PORT",   "CCNR_LISTEN_ON",
-    "CCNR_VERIFY"};
+static const char *const setting_names[S_COUNT] = {"CCNR_DEBUG",
+                                                   "CCNR_GLOBAL_PREFIX",
+                                                   "CCNR_START_WRITE_SCOPE_LIMIT",
+                                                   "CCNR_MAX_BYTES",
+                                                   "CCNR_STATUS_PORT",
+                                                   "CCNR_LISTEN_ON",
+                                                   "CCNR_VERIFY",
+                                                   "CCNS_ENABLE",
+                                                   "CCNS_HEARTBEAT_MICROS",
+                                                   "CCNS_ROOT_ADVISE_LIFETIME",
+                                                   "CCNS_NODE_FETCH_LIFETIME",
+                                                   "CCNS_MAX_FETCH_BUSY",
+                                                   "CCNS_SYNC_SCOPE",
+                                                   "CCNS_DEBUG"};
+
+/* The Sync agent's numeric settings: name order as in enum setting. */
+struct sync_int {
+    long min, max, dflt;
+    size_t field;
+    const char *meaning;
+};
+#define SYNC_FIELD(f) offsetof(struct ccnr_sync_set, f)
+static const struct sync_int sync_ints[] = {
+    {0, 1, 1, SYNC_FIELD(enable), "0 (no Sync) or 1"},
+    {10000, 10000000, 200000, SYNC_FIELD(heartbeat_us), "microseconds from 10000 to 10000000"},
+    {1, 3600, 20, SYNC_FIELD(ra_lifetime_s), "seconds from 1 to 3600"},
+    {1, 300, 4, SYNC_FIELD(nf_lifetime_s), "seconds from 1 to 300"},
+    {1, 256, 6, SYNC_FIELD(fetch_busy), "a count from 1 to 256"},
+    {0, 3, 2, SYNC_FIELD(scope), "0 to 3 (2: neighbours only)"},
+};
 
 /* Settings of the reference that this repository has no use for (its index
  * B-tree, caches, Sync): accepted in a config file written for the
  * reference, with a warning. */
 static const char *const foreign_prefixes[] = {"CCNR_BTREE_", "CCNR_CONTENT_CACHE",
                                                "CCNR_MIN_SEND_BUFSIZE", "CCNR_PROTO", "CCNS_"};
+/* (CCNS_ names not in setting_names: the reference's tuning of its own
+ * agent's internals, such as CCNS_MAX_COMPARES_BUSY or CCNS_FAUX_ERROR.) */
 
 struct raw {
     char *value[S_COUNT];
@@ -210,6 +251,35 @@ static int parse_bytes(const char *v, uint64_t *out)
         return -1;
     }
     *out = (uint64_t)n << shift;
+    return 0;
+}
+
+static int check_sync(struct ccnr_settings *s, const struct raw *r, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < sizeof sync_ints / sizeof sync_ints[0]; i++) {
+        const struct sync_int *d = &sync_ints[i];
+        const char *v = r->value[S_SYNC_ENABLE + i];
+        long n = d->dflt;
+        if (v != NULL && *v != '\0') {
+            char *end;
+            errno = 0;
+            n = strtol(v, &end, 10);
+            if (errno != 0 || *end != '\0' || n < d->min || n > d->max) {
+                snprintf(err, errlen, "%s: %s=%s is out of range: use %s",
+                         r->where[S_SYNC_ENABLE + i], setting_names[S_SYNC_ENABLE + i], v,
+                         d->meaning);
+                return -1;
+            }
+        }
+        *(long *)((char *)&s->sync + d->field) = n;
+    }
+    const char *v = r->value[S_SYNC_DEBUG];
+    s->sync.debug = s->debug;
+    if (v != NULL && *v != '\0' && parse_level(v, &s->sync.debug) != 0) {
+        snprintf(err, errlen, "%s: CCNS_DEBUG=%s is not a level: use those of CCNR_DEBUG",
+                 r->where[S_SYNC_DEBUG], v);
+        return -1;
+    }
     return 0;
 }
 
@@ -374,6 +444,7 @@ int ccnr_settings_load(struct ccnr_settings *s, char *err, size_t errlen)
     rc = rc == 0 ? read_config(&r, s->dir, err, errlen) : rc;
     rc = rc == 0 ? check_values(s, &r, err, errlen) : rc;
     rc = rc == 0 ? check_status(s, &r, err, errlen) : rc;
+    rc = rc == 0 ? check_sync(s, &r, err, errlen) : rc;
     for (int i = 0; i < S_COUNT; i++) {
         free(r.value[i]);
     }

@@ -716,6 +716,35 @@ int ccnr_store_children(struct ccnr_store *s, const uint8_t *prefix, size_t pref
     return rc;
 }
 
+int ccnr_store_walk(struct ccnr_store *s, const uint8_t *prefix, size_t prefix_len,
+                    int (*fn)(void *arg, const uint8_t *obj, size_t len), void *arg)
+{
+    uint8_t *key = malloc(prefix_len + 1);
+    size_t plen;
+    int rc = key == NULL ? CCNX_E_NOMEM : 0;
+    if (rc == 0 && ccnx_namekey_from_name(prefix, prefix_len, key, &plen, NULL) != 0) {
+        rc = CCNX_E_INVAL;
+    }
+    if (rc == 0 && (rc = read_begin(s)) == 0) {
+        MDB_cursor *cur;
+        int orc = mdb_cursor_open(s->rtxn, s->objects_db, &cur);
+        rc = orc == 0 ? 0 : map_error(orc);
+        MDB_val k = {plen, key}, v;
+        int mrc = rc == 0 ? mdb_cursor_get(cur, &k, &v, plen == 0 ? MDB_FIRST : MDB_SET_RANGE) : 0;
+        while (rc == 0 && mrc == 0 && k.mv_size >= plen && memcmp(k.mv_data, key, plen) == 0 &&
+               fn(arg, v.mv_data, v.mv_size) == 0) {
+            mrc = mdb_cursor_get(cur, &k, &v, MDB_NEXT);
+        }
+        if (rc == 0) {
+            rc = mrc == 0 || mrc == MDB_NOTFOUND ? 0 : map_error(mrc);
+            mdb_cursor_close(cur);
+        }
+        read_end(s);
+    }
+    free(key);
+    return rc;
+}
+
 /* ---- Stats ---- */
 
 void ccnr_store_get_stats(struct ccnr_store *s, struct ccnr_store_stats *out)

@@ -107,6 +107,13 @@ int ccnr_store_has(struct ccnr_store *s, const uint8_t *name, size_t name_len,
 int ccnr_store_children(struct ccnr_store *s, const uint8_t *prefix, size_t prefix_len,
                         int (*fn)(void *arg, const uint8_t *comp, size_t n), void *arg);
 
+/* Calls fn with every held object whose name has the prefix (an encoded
+ * Name element), in canonical order, until fn returns nonzero. fn sees the
+ * object inside the store's map (valid during the call) and must not
+ * write to the store. 0, or a negative error. */
+int ccnr_store_walk(struct ccnr_store *s, const uint8_t *prefix, size_t prefix_len,
+                    int (*fn)(void *arg, const uint8_t *obj, size_t len), void *arg);
+
 void ccnr_store_get_stats(struct ccnr_store *s, struct ccnr_store_stats *out);
 
 /* A store error for a log line or a reply, naming what to change:

@@ -142,20 +142,48 @@ static void commit_timer(void *arg)
     ccnr_write_commit(r);
 }
 
-static void add_object(struct ccnr_write *w, uint64_t seg, const uint8_t *obj, size_t len)
+/* Commits when the batch is full, else makes sure a commit is due. */
+static void batch_grew(struct ccnr *r)
 {
-    struct ccnr *r = w->r;
+    if (r->batch_objects >= BATCH_OBJECTS) {
+        ccnr_write_commit(r);
+    } else if (r->commit_timer == 0 &&
+               ccnx_client_schedule(r->c, COMMIT_MS, commit_timer, r, &r->commit_timer) != 0) {
+        r->commit_timer = 0;
+        ccnr_write_commit(r);
+    }
+}
+
+int ccnr_write_store(struct ccnr *r, const uint8_t *obj, size_t len)
+{
     int rc = r->batch_open ? 0 : ccnr_store_begin(r->store);
     if (rc != 0) {
         note_full(r, rc);
-        stop_write(w, CCNR_ERROR, ccnr_store_strerror(rc));
-        return;
+        return rc;
     }
     r->batch_open = 1;
     rc = ccnr_store_add(r->store, obj, len);
     if (rc == CCNR_STORE_ADDED) {
-        w->pending++;
         r->batch_objects++;
+        ccnr_sync_stored(r, obj, len);
+    } else if (rc != CCNR_STORE_DUPLICATE && rc != CCNR_STORE_E_NAME && rc != CCNX_E_INVAL) {
+        ccnr_store_abort(r->store);
+        r->refused++;
+        lose_batch(r, rc);
+        return rc;
+    }
+    if (r->batch_open) {
+        batch_grew(r);
+    }
+    return rc;
+}
+
+static void add_object(struct ccnr_write *w, uint64_t seg, const uint8_t *obj, size_t len)
+{
+    struct ccnr *r = w->r;
+    int rc = ccnr_write_store(r, obj, len);
+    if (rc == CCNR_STORE_ADDED) {
+        w->pending++;
     } else if (rc == CCNR_STORE_DUPLICATE) {
         w->duplicates++;
     } else if (rc == CCNR_STORE_E_NAME || rc == CCNX_E_INVAL) {
@@ -164,18 +192,7 @@ static void add_object(struct ccnr_write *w, uint64_t seg, const uint8_t *obj, s
                  ccnx_buf_cstr(&w->uri),
                  rc == CCNR_STORE_E_NAME ? "its name is too long to be stored" : "malformed");
     } else {
-        ccnr_store_abort(r->store);
-        r->refused++;
-        lose_batch(r, rc);
         stop_write(w, CCNR_ERROR, ccnr_store_strerror(rc));
-        return;
-    }
-    if (r->batch_objects >= BATCH_OBJECTS) {
-        ccnr_write_commit(r);
-    } else if (r->commit_timer == 0 &&
-               ccnx_client_schedule(r->c, COMMIT_MS, commit_timer, r, &r->commit_timer) != 0) {
-        r->commit_timer = 0;
-        ccnr_write_commit(r);
     }
 }
 

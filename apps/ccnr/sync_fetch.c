@@ -1,0 +1,357 @@
+/* What the Sync agent asks of its neighbours (docs/sync.md): our Root
+ * Advise, which a neighbour with another root answers with its root node;
+ * then, one neighbour's tree at a time, the nodes our diff asks for (Node
+ * Fetch) and the content we lack by full name, at most CCNS_MAX_FETCH_BUSY
+ * at once per slice, verified before it is stored. */
+#include "sync_agent.h"
+
+#include <ccnx/content.h>
+#include <ccnx/error.h>
+#include <ccnx/interest.h>
+#include <ccnx/verifier.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A Node Fetch or content Interest in flight. */
+struct sync_req {
+    struct sync_req *next;
+    struct sync_slice *sl;
+    struct ccnx_sync_hash hash; /* the node asked for (len 0: content) */
+    int is_root;                /* a neighbour's root, its diff's first node */
+    uint64_t id;
+};
+
+static void forget(struct sync_req *q)
+{
+    for (struct sync_req **pp = &q->sl->ag->inflight; *pp != NULL; pp = &(*pp)->next) {
+        if (*pp == q) {
+            *pp = q->next;
+            break;
+        }
+    }
+    q->sl->busy--;
+    free(q);
+}
+
+static int lifetime_units(long seconds)
+{
+    return (int)(seconds * 4096);
+}
+
+/* ---- Root Advise ---- */
+
+static int hash_order(const void *a, const void *b)
+{
+    return ccnx_sync_hash_compare(a, b);
+}
+
+/* The Exclude: the roots heard and ours, in canonical order, once each. */
+static size_t exclude_items(struct sync_slice *sl, struct ccnx_sync_hash *sorted,
+                            struct ccnx_exclude_item *items)
+{
+    size_t n = 0;
+    memcpy(sorted, sl->seen, sl->nseen * sizeof *sorted);
+    n = sl->nseen;
+    sorted[n++] = *ccnx_sync_tree_hash(sl->tree);
+    qsort(sorted, n, sizeof *sorted, hash_order);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (sorted[i].len == 0 ||
+            (k > 0 && ccnx_sync_hash_compare(&sorted[i], &sorted[i - 1]) == 0)) {
+            continue;
+        }
+        items[k++] = (struct ccnx_exclude_item){CCNX_EXCLUDE_COMPONENT, sorted[i].b, sorted[i].len};
+    }
+    return k;
+}
+
+static void note_seen(struct sync_slice *sl, const struct ccnx_sync_hash *h)
+{
+    for (size_t i = 0; i < sl->nseen; i++) {
+        if (ccnx_sync_hash_compare(&sl->seen[i], h) == 0) {
+            return;
+        }
+    }
+    sl->seen[sl->seen_next] = *h;
+    sl->seen_next = (sl->seen_next + 1) % SYNC_SEEN_MAX;
+    sl->nseen += sl->nseen < SYNC_SEEN_MAX;
+}
+
+static void advise_answered(void *arg, const uint8_t *obj, size_t len,
+                            const struct ccnx_content_parsed *pc)
+{
+    (void)len;
+    struct sync_slice *sl = arg;
+    sl->ra_id = 0;
+    sync_log(sl->ag, CCNR_FINER, "our Root Advise was answered");
+    struct ccnx_name n;
+    struct ccnx_comp root;
+    ccnx_name_init(&n);
+    int ok = ccnx_name_set_ccnb(&n, obj + pc->name.off, pc->name.len) == 0 &&
+             ccnx_name_comp(&n, sl->ra_prefix.count + 1, &root) == 0 &&
+             root.n <= CCNX_SYNC_HASH_MAX;
+    if (ok && sl->diff == NULL && ccnx_sync_diff_create(sl->tree, &sl->diff) == 0) {
+        struct ccnx_sync_hash h;
+        ccnx_sync_hash_set(&h, root.p, root.n);
+        if (ccnx_sync_diff_feed(sl->diff, obj + pc->content_value.off, pc->content_value.len) ==
+            0) {
+            note_seen(sl, &h); /* excluded from now on: we have its tree */
+        } else {
+            sl->ag->refused++;
+            sync_log(sl->ag, CCNR_WARNING, "a neighbour's root node was refused");
+        }
+    }
+    ccnx_name_free(&n);
+    sync_advise(sl); /* other neighbours may have other roots */
+    sync_pump(sl);
+}
+
+static void advise_expired(void *arg)
+{
+    struct sync_slice *sl = arg;
+    sl->ra_id = 0; /* the heartbeat advises again */
+}
+
+void sync_advise(struct sync_slice *sl)
+{
+    struct ccnr *r = sl->ag->r;
+    if (sl->ra_id != 0) {
+        ccnx_client_cancel(r->c, sl->ra_id);
+        sl->ra_id = 0;
+    }
+    const struct ccnx_sync_hash *root = ccnx_sync_tree_hash(sl->tree);
+    struct ccnx_sync_hash sorted[SYNC_SEEN_MAX + 1];
+    struct ccnx_exclude_item items[SYNC_SEEN_MAX + 1];
+    struct ccnx_name n;
+    struct ccnx_buf ib = CCNX_BUF_INIT;
+    ccnx_name_init(&n);
+    int rc = ccnx_name_copy(&n, &sl->ra_prefix);
+    rc = rc == 0 ? ccnx_name_append(&n, root->b, root->len) : rc;
+    struct ccnx_interest_params ip;
+    ccnx_interest_params_init(&ip);
+    ip.name = n.enc.data;
+    ip.name_len = n.enc.len;
+    ip.exclude = items;
+    ip.exclude_count = exclude_items(sl, sorted, items);
+    ip.scope = (int)r->set.sync.scope;
+    ip.lifetime_units = lifetime_units(r->set.sync.ra_lifetime_s);
+    rc = rc == 0 ? ccnx_interest_build(&ib, &ip) : rc;
+    struct ccnx_express_opts o = {advise_answered, advise_expired, sl, 0, 0, 0};
+    rc = rc == 0 ? ccnx_client_express(r->c, ib.data, ib.len, &o, &sl->ra_id) : rc;
+    if (rc != 0) {
+        sl->ra_id = 0;
+        sync_log(sl->ag, CCNR_ERROR, "cannot send a Root Advise: %s", ccnx_strerror(rc));
+    }
+    sl->advised = *root;
+    ccnx_name_free(&n);
+    ccnx_buf_free(&ib);
+}
+
+/* ---- Nodes and content ---- */
+
+static int ask(struct sync_slice *sl, const struct ccnx_name *name, const struct ccnx_sync_hash *h,
+               int is_root);
+
+void sync_fetch_root(struct sync_slice *sl, const struct ccnx_sync_hash *h)
+{
+    for (size_t i = 0; i < sl->nseen; i++) {
+        if (ccnx_sync_hash_equal(&sl->seen[i], h)) {
+            return; /* walked already */
+        }
+    }
+    if (sl->diff != NULL || h->len == 0 || ccnx_sync_diff_create(sl->tree, &sl->diff) != 0) {
+        return;
+    }
+    struct ccnx_name n;
+    ccnx_name_init(&n);
+    if (ccnx_name_copy(&n, &sl->nf_prefix) != 0 || ccnx_name_append(&n, h->b, h->len) != 0 ||
+        ask(sl, &n, h, 1) != 0) {
+        ccnx_sync_diff_destroy(sl->diff);
+        sl->diff = NULL;
+    }
+    ccnx_name_free(&n);
+}
+
+static void node_came(void *arg, const uint8_t *obj, size_t len,
+                      const struct ccnx_content_parsed *pc)
+{
+    (void)len;
+    struct sync_req *q = arg;
+    struct sync_slice *sl = q->sl;
+    struct ccnx_sync_hash h = q->hash;
+    int is_root = q->is_root;
+    forget(q);
+    sl->ag->nodes_fetched++;
+    if (sl->diff != NULL &&
+        ccnx_sync_diff_feed(sl->diff, obj + pc->content_value.off, pc->content_value.len) != 0) {
+        sl->ag->refused++;
+        sync_log(sl->ag, CCNR_WARNING, "a neighbour's node was refused");
+    } else if (is_root) {
+        note_seen(sl, &h);
+    }
+    sync_pump(sl);
+}
+
+static void node_lost(void *arg)
+{
+    struct sync_req *q = arg;
+    struct sync_slice *sl = q->sl;
+    if (q->is_root) {
+        ccnx_sync_diff_destroy(sl->diff); /* it had nothing to walk */
+        sl->diff = NULL;
+    } else if (sl->diff != NULL) {
+        ccnx_sync_diff_give_up(sl->diff, &q->hash);
+    }
+    forget(q);
+    sync_pump(sl);
+}
+
+static void content_checked(void *arg, int result, const char *error, const uint8_t *obj,
+                            size_t len, const struct ccnx_content_parsed *pc)
+{
+    struct sync_slice *sl = arg;
+    struct ccnx_name n;
+    ccnx_name_init(&n);
+    int covered = ccnx_name_set_ccnb(&n, obj + pc->name.off, pc->name.len) == 0 &&
+                  ccnx_sync_slice_covers(&sl->s, n.enc.data, n.enc.len);
+    ccnx_name_free(&n);
+    if (result != 0 || !covered) {
+        sl->ag->refused++;
+        sync_log(sl->ag, CCNR_WARNING, "refused content from a neighbour: %s",
+                 result != 0 ? error : "outside the slice");
+        return;
+    }
+    if (ccnr_write_store(sl->ag->r, obj, len) >= 0) {
+        sl->ag->names_fetched++;
+    }
+}
+
+static void content_came(void *arg, const uint8_t *obj, size_t len,
+                         const struct ccnx_content_parsed *pc)
+{
+    struct sync_req *q = arg;
+    struct sync_slice *sl = q->sl;
+    struct ccnr *r = sl->ag->r;
+    forget(q);
+    if (r->set.verify) {
+        ccnx_verifier_check(r->verifier, obj, len, pc, content_checked, sl);
+    } else {
+        content_checked(sl, 0, NULL, obj, len, pc);
+    }
+    sync_pump(sl);
+}
+
+static void content_lost(void *arg)
+{
+    struct sync_req *q = arg;
+    struct sync_slice *sl = q->sl;
+    forget(q);
+    sync_pump(sl); /* asked again when a later Root Advise shows it missing */
+}
+
+/* Expresses an Interest for name (node: hash->len > 0). */
+static int ask(struct sync_slice *sl, const struct ccnx_name *name, const struct ccnx_sync_hash *h,
+               int is_root)
+{
+    struct ccnr *r = sl->ag->r;
+    struct sync_req *q = calloc(1, sizeof *q);
+    if (q == NULL) {
+        return CCNX_E_NOMEM;
+    }
+    q->sl = sl;
+    q->hash = *h;
+    q->is_root = is_root;
+    struct ccnx_interest_params ip;
+    struct ccnx_buf ib = CCNX_BUF_INIT;
+    ccnx_interest_params_init(&ip);
+    ip.name = name->enc.data;
+    ip.name_len = name->enc.len;
+    ip.scope = h->len > 0 ? (int)r->set.sync.scope : -1;
+    ip.child_selector = h->len > 0 ? 1 : -1;
+    ip.lifetime_units = lifetime_units(r->set.sync.nf_lifetime_s);
+    int rc = ccnx_interest_build(&ib, &ip);
+    struct ccnx_express_opts o = {
+        h->len > 0 ? node_came : content_came, h->len > 0 ? node_lost : content_lost, q, 0, 1, 0};
+    rc = rc == 0 ? ccnx_client_express(r->c, ib.data, ib.len, &o, &q->id) : rc;
+    ccnx_buf_free(&ib);
+    if (rc != 0) {
+        free(q);
+        return rc;
+    }
+    q->next = sl->ag->inflight;
+    sl->ag->inflight = q;
+    sl->busy++;
+    return 0;
+}
+
+/* One more Interest for the diff: 1 when one was sent. */
+static int ask_next(struct sync_slice *sl)
+{
+    struct ccnx_sync_hash h;
+    struct ccnx_name n;
+    ccnx_name_init(&n);
+    int sent = 0;
+    if (ccnx_sync_diff_next_want(sl->diff, &h) == 1) {
+        sent = ccnx_name_copy(&n, &sl->nf_prefix) == 0 && ccnx_name_append(&n, h.b, h.len) == 0 &&
+               ask(sl, &n, &h, 0) == 0;
+        if (!sent) {
+            ccnx_sync_diff_give_up(sl->diff, &h);
+        }
+        sent = 1;
+    } else {
+        struct ccnx_buf name = CCNX_BUF_INIT;
+        ccnx_sync_hash_clear(&h);
+        if (ccnx_sync_diff_next_missing(sl->diff, &name) == 1) {
+            if (ccnx_sync_slice_covers(&sl->s, name.data, name.len) &&
+                ccnx_name_set_ccnb(&n, name.data, name.len) == 0) {
+                ask(sl, &n, &h, 0);
+            } else {
+                sl->ag->refused++; /* a neighbour lists a name outside the slice */
+            }
+            sent = 1;
+        }
+        ccnx_buf_free(&name);
+    }
+    ccnx_name_free(&n);
+    return sent;
+}
+
+void sync_pump(struct sync_slice *sl)
+{
+    if (sl->diff == NULL) {
+        return;
+    }
+    while (sl->busy < (unsigned)sl->ag->r->set.sync.fetch_busy && ask_next(sl)) {
+    }
+    if (sl->busy == 0 && ccnx_sync_diff_done(sl->diff)) {
+        const struct ccnx_sync_diff_stats *st = ccnx_sync_diff_stats(sl->diff);
+        sync_log(sl->ag, CCNR_FINE, "compared a neighbour's tree: %llu nodes, %llu names missing",
+                 (unsigned long long)st->nodes, (unsigned long long)st->names_missing);
+        ccnx_sync_diff_destroy(sl->diff);
+        sl->diff = NULL;
+    }
+}
+
+void sync_fetch_stop(struct sync_slice *sl)
+{
+    struct ccnr *r = sl->ag->r;
+    for (struct sync_req **pp = &sl->ag->inflight; *pp != NULL;) {
+        struct sync_req *q = *pp;
+        if (q->sl != sl) {
+            pp = &q->next;
+            continue;
+        }
+        *pp = q->next;
+        ccnx_client_cancel(r->c, q->id);
+        free(q);
+    }
+    sl->busy = 0;
+    if (sl->ra_id != 0) {
+        ccnx_client_cancel(r->c, sl->ra_id);
+        sl->ra_id = 0;
+    }
+    ccnx_verifier_cancel(r->verifier, sl);
+    ccnx_sync_diff_destroy(sl->diff);
+    sl->diff = NULL;
+}
