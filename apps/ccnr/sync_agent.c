@@ -427,11 +427,6 @@ static void heartbeat(void *arg)
         }
         int changed = !ccnx_sync_hash_equal(&sl->advised, ccnx_sync_tree_hash(sl->tree));
         if (changed) {
-            struct ccnx_buf hex = CCNX_BUF_INIT;
-            ccnx_sync_hash_hex(ccnx_sync_tree_hash(sl->tree), &hex);
-            sync_log(ag, CCNR_FINE, "root %s, %zu names", ccnx_buf_cstr(&hex),
-                     ccnx_sync_tree_count(sl->tree));
-            ccnx_buf_free(&hex);
             sync_answer_held(sl);
         }
         if (sl->ra_id == 0 || changed) {

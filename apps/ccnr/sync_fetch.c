@@ -143,6 +143,13 @@ void sync_advise(struct sync_slice *sl)
         sl->ra_id = 0;
         sync_log(sl->ag, CCNR_ERROR, "cannot send a Root Advise: %s", ccnx_strerror(rc));
     }
+    if (!ccnx_sync_hash_equal(&sl->advised, root)) {
+        struct ccnx_buf hex = CCNX_BUF_INIT;
+        ccnx_sync_hash_hex(root, &hex);
+        sync_log(sl->ag, CCNR_FINE, "root %s, %zu names", ccnx_buf_cstr(&hex),
+                 ccnx_sync_tree_count(sl->tree));
+        ccnx_buf_free(&hex);
+    }
     sl->advised = *root;
     ccnx_name_free(&n);
     ccnx_buf_free(&ib);
