@@ -158,6 +158,17 @@ void ccnr_sync_stored(struct ccnr *r, const uint8_t *obj, size_t len);
 /* Objects were added without passing ccnr_sync_stored (a bulk import). */
 void ccnr_sync_rescan(struct ccnr *r);
 void ccnr_sync_stop(struct ccnr *r);
+/* For the status page: the agent's counts since start (all 0 when Sync is
+ * off), and each slice followed, with its names and root hash (hex). */
+struct ccnr_sync_counts {
+    int enabled;
+    uint64_t names_fetched, nodes_fetched, refused, advises_answered, nodes_answered;
+};
+void ccnr_sync_get_counts(const struct ccnr *r, struct ccnr_sync_counts *out);
+void ccnr_sync_foreach(const struct ccnr *r,
+                       void (*fn)(void *arg, const char *topo, const char *prefix, size_t names,
+                                  const char *root),
+                       void *arg);
 
 /* main.c: takes the directory's lock (the lock file left empty): its fd,
  * or -1 when another process holds it, with the pid of a repository that

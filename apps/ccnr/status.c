@@ -302,6 +302,42 @@ static void write_row(void *arg, const char *uri, uint64_t stored)
     w->count++;
 }
 
+static void slice_row(void *arg, const char *topo, const char *prefix, size_t names,
+                      const char *root)
+{
+    struct write_row *w = arg;
+    if (w->json) {
+        ccnx_buf_append_str(w->b, w->count > 0 ? ",\n  {\"topo\":" : "\n  {\"topo\":");
+        json_str(w->b, topo);
+        ccnx_buf_append_str(w->b, ",\"prefix\":");
+        json_str(w->b, prefix);
+        ccnx_buf_printf(w->b, ",\"names\":%zu,\"root\":\"%s\"}", names, root);
+    } else {
+        ccnx_buf_append_str(w->b, "<tr><td>");
+        html_str(w->b, topo);
+        ccnx_buf_append_str(w->b, "</td><td>");
+        html_str(w->b, prefix);
+        ccnx_buf_printf(w->b, "</td><td>%zu</td><td><tt>%s</tt></td></tr>\n", names, root);
+    }
+    w->count++;
+}
+
+static void render_sync_json(const struct ccnr *r, struct ccnx_buf *b)
+{
+    struct ccnr_sync_counts n;
+    ccnr_sync_get_counts(r, &n);
+    ccnx_buf_printf(b,
+                    "\"sync\":{\"enabled\":%s,\"names_fetched\":%llu,\"nodes_fetched\":%llu,"
+                    "\"refused\":%llu,\"advises_answered\":%llu,\"nodes_answered\":%llu,"
+                    "\"slices\":[",
+                    n.enabled ? "true" : "false", (unsigned long long)n.names_fetched,
+                    (unsigned long long)n.nodes_fetched, (unsigned long long)n.refused,
+                    (unsigned long long)n.advises_answered, (unsigned long long)n.nodes_answered);
+    struct write_row w = {b, 0, 1};
+    ccnr_sync_foreach(r, slice_row, &w);
+    ccnx_buf_append_str(b, w.count > 0 ? "\n]},\n" : "]},\n");
+}
+
 static void render_json(const struct ccnr_status *st, const struct view *v, struct ccnx_buf *b)
 {
     const struct ccnr *r = st->r;
@@ -319,13 +355,14 @@ static void render_json(const struct ccnr_status *st, const struct view *v, stru
     ccnx_buf_printf(b,
                     "\"since_start\":{\"stored\":%llu,\"duplicates\":%llu,\"refused\":%llu,"
                     "\"lookups\":%llu,\"hits\":%llu,\"start_writes\":%llu,"
-                    "\"start_writes_refused\":%llu,\"imports\":%llu,\"imported\":%llu},\n"
-                    "\"writes\":[",
+                    "\"start_writes_refused\":%llu,\"imports\":%llu,\"imported\":%llu},\n",
                     (unsigned long long)v->s.added, (unsigned long long)v->s.duplicates,
                     (unsigned long long)r->refused, (unsigned long long)v->s.lookups,
                     (unsigned long long)v->s.hits, (unsigned long long)r->start_writes,
                     (unsigned long long)r->start_writes_refused, (unsigned long long)r->imports,
                     (unsigned long long)r->imported);
+    render_sync_json(r, b);
+    ccnx_buf_append_str(b, "\"writes\":[");
     struct write_row w = {b, 0, 1};
     ccnr_write_foreach(r, write_row, &w);
     ccnx_buf_append_str(b, w.count > 0 ? "\n]}\n" : "]}\n");
@@ -382,7 +419,23 @@ static void render_html(const struct ccnr_status *st, const struct view *v, int 
     if (w.count == 0) {
         ccnx_buf_append_str(b, "<tr><td colspan='2'>none</td></tr>\n");
     }
-    ccnx_buf_append_str(b, "</table>\n</body></html>\n");
+    ccnx_buf_append_str(b, "</table>\n<h2>Sync</h2>\n<table>\n"
+                           "<tr><th>Topological prefix</th><th>Naming prefix</th><th>Names</th>"
+                           "<th>Root hash</th></tr>\n");
+    struct write_row sw = {b, 0, 0};
+    ccnr_sync_foreach(r, slice_row, &sw);
+    if (sw.count == 0) {
+        ccnx_buf_append_str(b, "<tr><td colspan='4'>no slice</td></tr>\n");
+    }
+    struct ccnr_sync_counts n;
+    ccnr_sync_get_counts(r, &n);
+    ccnx_buf_printf(b,
+                    "</table>\n<p>Fetched from neighbours: %llu names, %llu nodes; refused: "
+                    "%llu; answered: %llu Root Advise, %llu Node Fetch.</p>\n",
+                    (unsigned long long)n.names_fetched, (unsigned long long)n.nodes_fetched,
+                    (unsigned long long)n.refused, (unsigned long long)n.advises_answered,
+                    (unsigned long long)n.nodes_answered);
+    ccnx_buf_append_str(b, "</body></html>\n");
 }
 
 /* ---- Requests ---- */

@@ -45,13 +45,34 @@ static int full_name(const uint8_t *obj, size_t len, struct ccnx_content_parsed 
     return rc == 0 ? ccnx_name_append(out, digest, sizeof digest) : rc;
 }
 
-/* Adds a stored object's full name to every slice that covers it. */
-static void note_content(struct ccnr_sync *ag, const uint8_t *obj, size_t len)
+/* 1 when some slice followed holds names under the object's name: only
+ * then is its digest computed (ingest pays nothing more for content
+ * outside every slice). */
+static int under_some_slice(const struct ccnr_sync *ag, const uint8_t *obj,
+                            const struct ccnx_content_parsed *pc)
 {
-    struct ccnx_content_parsed pc;
+    for (const struct sync_slice *sl = ag->slices; sl != NULL; sl = sl->next) {
+        if (!sl->deleted && ccnx_name_is_prefix_ccnb(sl->s.prefix.enc.data, sl->s.prefix.enc.len,
+                                                     obj + pc->name.off, pc->name.len) == 1) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Adds a stored object's full name to every slice that covers it. */
+static void note_content(struct ccnr_sync *ag, const uint8_t *obj, size_t len,
+                         const struct ccnx_content_parsed *pc)
+{
+    if (!under_some_slice(ag, obj, pc)) {
+        return;
+    }
+    uint8_t digest[32];
     struct ccnx_name n;
     ccnx_name_init(&n);
-    if (full_name(obj, len, &pc, &n) == 0) {
+    if (ccnx_content_digest(obj, len, digest) == 0 &&
+        ccnx_name_set_ccnb(&n, obj + pc->name.off, pc->name.len) == 0 &&
+        ccnx_name_append(&n, digest, sizeof digest) == 0) {
         for (struct sync_slice *sl = ag->slices; sl != NULL; sl = sl->next) {
             if (!sl->deleted && ccnx_sync_slice_covers(&sl->s, n.enc.data, n.enc.len)) {
                 ccnx_sync_tree_add(sl->tree, n.enc.data, n.enc.len);
@@ -140,9 +161,12 @@ static int answer_advise(struct sync_slice *sl, const uint8_t *ibuf,
     }
     struct ccnx_sync_hash h;
     ccnx_sync_hash_set(&h, theirs.p, theirs.n);
-    if (ccnx_sync_hash_equal(&h, ours) ||
-        ccnx_match_excluded(ibuf, pi->exclude, ours->b, ours->len)) {
-        return 0; /* nothing to tell, or heard already */
+    if (ccnx_sync_hash_equal(&h, ours)) {
+        return 0; /* nothing to tell */
+    }
+    if (ccnx_match_excluded(ibuf, pi->exclude, ours->b, ours->len)) {
+        sync_log(sl->ag, CCNR_FINER, "a neighbour's Root Advise excludes our root");
+        return 0; /* heard already */
     }
     struct ccnx_name answer;
     ccnx_name_init(&answer);
@@ -374,14 +398,6 @@ static void apply_config(struct ccnr_sync *ag, const uint8_t *obj, size_t len)
     ccnx_name_free(&n);
 }
 
-static int under(const struct ccnx_name *prefix, const uint8_t *obj, size_t len)
-{
-    struct ccnx_content_parsed pc;
-    return ccnx_content_parse(obj, len, &pc) == 0 &&
-           ccnx_name_is_prefix_ccnb(prefix->enc.data, prefix->enc.len, obj + pc.name.off,
-                                    pc.name.len) == 1;
-}
-
 static int load_one(void *arg, const uint8_t *obj, size_t len)
 {
     apply_config(arg, obj, len);
@@ -394,10 +410,15 @@ void ccnr_sync_stored(struct ccnr *r, const uint8_t *obj, size_t len)
     if (ag == NULL) {
         return;
     }
-    if (under(&ag->cs_prefix, obj, len)) {
+    struct ccnx_content_parsed pc;
+    if (ccnx_content_parse(obj, len, &pc) != 0) {
+        return;
+    }
+    if (ccnx_name_is_prefix_ccnb(ag->cs_prefix.enc.data, ag->cs_prefix.enc.len, obj + pc.name.off,
+                                 pc.name.len) == 1) {
         apply_config(ag, obj, len);
     } else {
-        note_content(ag, obj, len);
+        note_content(ag, obj, len, &pc);
     }
 }
 
@@ -426,11 +447,10 @@ static void heartbeat(void *arg)
             continue;
         }
         int changed = !ccnx_sync_hash_equal(&sl->advised, ccnx_sync_tree_hash(sl->tree));
-        if (changed) {
-            sync_answer_held(sl);
-        }
-        if (sl->ra_id == 0 || changed) {
-            sync_advise(sl);
+        if (sl->diff == NULL && (sl->ra_id == 0 || changed)) {
+            sync_advise(sl); /* also answers the Root Advise Interests held */
+        } else if (changed) {
+            sync_answer_held(sl); /* advised once the comparison ends */
         }
         sync_pump(sl);
     }
@@ -494,4 +514,43 @@ void ccnr_sync_stop(struct ccnr *r)
     ccnx_name_free(&ag->cs_prefix);
     free(ag);
     r->sync = NULL;
+}
+
+/* ---- For the status page ---- */
+
+void ccnr_sync_get_counts(const struct ccnr *r, struct ccnr_sync_counts *out)
+{
+    memset(out, 0, sizeof *out);
+    const struct ccnr_sync *ag = r->sync;
+    if (ag != NULL) {
+        *out = (struct ccnr_sync_counts){1,           ag->names_fetched,    ag->nodes_fetched,
+                                         ag->refused, ag->advises_answered, ag->nodes_answered};
+    }
+}
+
+void ccnr_sync_foreach(const struct ccnr *r,
+                       void (*fn)(void *arg, const char *topo, const char *prefix, size_t names,
+                                  const char *root),
+                       void *arg)
+{
+    if (r->sync == NULL) {
+        return;
+    }
+    struct ccnx_buf topo = CCNX_BUF_INIT, prefix = CCNX_BUF_INIT, root = CCNX_BUF_INIT;
+    for (const struct sync_slice *sl = r->sync->slices; sl != NULL; sl = sl->next) {
+        if (sl->deleted) {
+            continue;
+        }
+        ccnx_buf_reset(&topo);
+        ccnx_buf_reset(&prefix);
+        ccnx_buf_reset(&root);
+        ccnx_uri_append_name(&topo, &sl->s.topo);
+        ccnx_uri_append_name(&prefix, &sl->s.prefix);
+        ccnx_sync_hash_hex(ccnx_sync_tree_hash(sl->tree), &root);
+        fn(arg, ccnx_buf_cstr(&topo), ccnx_buf_cstr(&prefix), ccnx_sync_tree_count(sl->tree),
+           ccnx_buf_cstr(&root));
+    }
+    ccnx_buf_free(&topo);
+    ccnx_buf_free(&prefix);
+    ccnx_buf_free(&root);
 }

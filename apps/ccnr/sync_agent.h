@@ -36,7 +36,10 @@ struct sync_slice {
     size_t nseen, seen_next;
     /* catching up with a neighbour */
     struct ccnx_sync_diff *diff;
-    unsigned busy; /* Node Fetch and content Interests out */
+    struct ccnx_sync_hash walking; /* the root the diff walks */
+    int walk_incomplete;           /* a node or a name of it did not come */
+    struct ccnx_sync_hash later;   /* a root advised while the diff ran (len 0: none) */
+    unsigned busy;                 /* Node Fetch and content Interests out */
 };
 
 struct sync_req;
@@ -58,7 +61,8 @@ void sync_log(const struct ccnr_sync *ag, enum ccnr_level level, const char *fmt
  * last advised. */
 void sync_answer_held(struct sync_slice *sl);
 
-/* sync_fetch.c: sends (or sends again) the slice's Root Advise. */
+/* sync_fetch.c: sends (or sends again) the slice's Root Advise; when the
+ * root changed since the last one, first answers the Interests held. */
 void sync_advise(struct sync_slice *sl);
 /* A neighbour advised root h, which we have not walked: its node is
  * fetched and compared with our tree (unless a comparison is running). */

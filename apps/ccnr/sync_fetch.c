@@ -91,19 +91,34 @@ static void advise_answered(void *arg, const uint8_t *obj, size_t len,
     int ok = ccnx_name_set_ccnb(&n, obj + pc->name.off, pc->name.len) == 0 &&
              ccnx_name_comp(&n, sl->ra_prefix.count + 1, &root) == 0 &&
              root.n <= CCNX_SYNC_HASH_MAX;
-    if (ok && sl->diff == NULL && ccnx_sync_diff_create(sl->tree, &sl->diff) == 0) {
+    if (ok && sl->diff != NULL) {
+        /* one comparison at a time: this root is walked when it ends, and
+         * no Root Advise goes out meanwhile (an answer at once to each
+         * would be a storm while a neighbour's root keeps changing) */
+        ccnx_sync_hash_set(&sl->later, root.p, root.n);
+        ccnx_name_free(&n);
+        return;
+    }
+    if (ok && ccnx_sync_diff_create(sl->tree, &sl->diff) == 0) {
         struct ccnx_sync_hash h;
         ccnx_sync_hash_set(&h, root.p, root.n);
-        if (ccnx_sync_diff_feed(sl->diff, obj + pc->content_value.off, pc->content_value.len) ==
+        sl->walking = h;
+        sl->walk_incomplete = 0;
+        if (ccnx_sync_diff_feed(sl->diff, obj + pc->content_value.off, pc->content_value.len) !=
             0) {
-            note_seen(sl, &h); /* excluded from now on: we have its tree */
-        } else {
+            note_seen(sl, &h); /* a lie: excluded from now on */
             sl->ag->refused++;
             sync_log(sl->ag, CCNR_WARNING, "a neighbour's root node was refused");
+            ccnx_sync_diff_destroy(sl->diff);
+            sl->diff = NULL;
+            ccnx_name_free(&n);
+            return; /* advised again on the heartbeat, not at once */
         }
     }
     ccnx_name_free(&n);
-    sync_advise(sl); /* other neighbours may have other roots */
+    /* advised again on the next heartbeat (ra_id is 0), once no comparison
+     * runs: at most one Root Advise a tick, whatever answers it (a
+     * forwarder's cache may hold more answers than our Exclude lists) */
     sync_pump(sl);
 }
 
@@ -111,6 +126,12 @@ static void advise_expired(void *arg)
 {
     struct sync_slice *sl = arg;
     sl->ra_id = 0; /* the heartbeat advises again */
+    /* No neighbour answered for a whole lifetime: the next Root Advise
+     * excludes nothing, so that a root we took as walked when some of it
+     * did not come is offered again (a walk of what we hold costs one
+     * node). */
+    sl->nseen = 0;
+    sl->seen_next = 0;
 }
 
 void sync_advise(struct sync_slice *sl)
@@ -144,6 +165,7 @@ void sync_advise(struct sync_slice *sl)
         sync_log(sl->ag, CCNR_ERROR, "cannot send a Root Advise: %s", ccnx_strerror(rc));
     }
     if (!ccnx_sync_hash_equal(&sl->advised, root)) {
+        sync_answer_held(sl); /* they wait for a root other than theirs */
         struct ccnx_buf hex = CCNX_BUF_INIT;
         ccnx_sync_hash_hex(root, &hex);
         sync_log(sl->ag, CCNR_FINE, "root %s, %zu names", ccnx_buf_cstr(&hex),
@@ -167,9 +189,15 @@ void sync_fetch_root(struct sync_slice *sl, const struct ccnx_sync_hash *h)
             return; /* walked already */
         }
     }
-    if (sl->diff != NULL || h->len == 0 || ccnx_sync_diff_create(sl->tree, &sl->diff) != 0) {
+    if (sl->diff != NULL) {
+        sl->later = *h; /* walked once this comparison ends */
         return;
     }
+    if (h->len == 0 || ccnx_sync_diff_create(sl->tree, &sl->diff) != 0) {
+        return;
+    }
+    sl->walking = *h;
+    sl->walk_incomplete = 0;
     struct ccnx_name n;
     ccnx_name_init(&n);
     if (ccnx_name_copy(&n, &sl->nf_prefix) != 0 || ccnx_name_append(&n, h->b, h->len) != 0 ||
@@ -194,8 +222,14 @@ static void node_came(void *arg, const uint8_t *obj, size_t len,
         ccnx_sync_diff_feed(sl->diff, obj + pc->content_value.off, pc->content_value.len) != 0) {
         sl->ag->refused++;
         sync_log(sl->ag, CCNR_WARNING, "a neighbour's node was refused");
-    } else if (is_root) {
-        note_seen(sl, &h);
+        if (is_root) {
+            note_seen(sl, &h);                /* a lie: excluded from now on */
+            ccnx_sync_diff_destroy(sl->diff); /* nothing to walk */
+            sl->diff = NULL;
+        } else {
+            sl->walk_incomplete = 1;
+            ccnx_sync_diff_give_up(sl->diff, &h);
+        }
     }
     sync_pump(sl);
 }
@@ -208,6 +242,7 @@ static void node_lost(void *arg)
         ccnx_sync_diff_destroy(sl->diff); /* it had nothing to walk */
         sl->diff = NULL;
     } else if (sl->diff != NULL) {
+        sl->walk_incomplete = 1;
         ccnx_sync_diff_give_up(sl->diff, &q->hash);
     }
     forget(q);
@@ -224,6 +259,7 @@ static void content_checked(void *arg, int result, const char *error, const uint
                   ccnx_sync_slice_covers(&sl->s, n.enc.data, n.enc.len);
     ccnx_name_free(&n);
     if (result != 0 || !covered) {
+        sl->walk_incomplete |= result != 0; /* maybe its key did not come */
         sl->ag->refused++;
         sync_log(sl->ag, CCNR_WARNING, "refused content from a neighbour: %s",
                  result != 0 ? error : "outside the slice");
@@ -254,7 +290,8 @@ static void content_lost(void *arg)
     struct sync_req *q = arg;
     struct sync_slice *sl = q->sl;
     forget(q);
-    sync_pump(sl); /* asked again when a later Root Advise shows it missing */
+    sl->walk_incomplete = 1; /* asked again when that root is walked again */
+    sync_pump(sl);
 }
 
 /* Expresses an Interest for name (node: hash->len > 0). */
@@ -337,6 +374,14 @@ void sync_pump(struct sync_slice *sl)
                  (unsigned long long)st->nodes, (unsigned long long)st->names_missing);
         ccnx_sync_diff_destroy(sl->diff);
         sl->diff = NULL;
+        if (!sl->walk_incomplete) {
+            note_seen(sl, &sl->walking); /* all of it held: excluded from now on */
+        }
+        struct ccnx_sync_hash later = sl->later;
+        ccnx_sync_hash_clear(&sl->later);
+        if (later.len > 0 && !ccnx_sync_hash_equal(&later, ccnx_sync_tree_hash(sl->tree))) {
+            sync_fetch_root(sl, &later);
+        }
     }
 }
 

@@ -248,6 +248,7 @@ static int start_fetch(struct ccnr *r, struct ccnr_write *w, uint64_t start_segm
     p.name = &w->prefix;
     p.resolve = 0; /* the start-write names the version */
     p.start_segment = start_segment;
+    p.any_type = 1; /* a GONE (a deleted slice, a withdrawn version) is kept too */
     p.verifier = r->set.verify ? r->verifier : NULL; /* CCNR_VERIFY=0: stored unchecked */
     p.on_object = on_object;
     p.on_done = on_done;

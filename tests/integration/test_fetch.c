@@ -2,7 +2,7 @@
  * segmented content byte for byte, the end found from FinalBlockID, version
  * discovery, tampering, a missing segment, keys fetched by name, NACK and
  * GONE answers, the reference's own stream objects, loss (also before an
- * in-order writer, and one that pauses), whole objects
+ * in-order writer), whole objects
  * handed over (on_object), and a ccnd
  * restart in the middle of a transfer. */
 #include "test_fetch_producer.h"
@@ -569,43 +569,6 @@ static void test_in_order_writer_after_a_loss(void **state)
     free(data);
 }
 
-/* A stream writer that pauses (the reference's ccnseqwriter turns its loop
- * every 100 ms): the Interests it holds time out while it is away. They
- * wait, they are not lost: the window stays as it was, so that the writer
- * finds Interests for what it makes next when it comes back (a cut window
- * sends none until answers come, and the writer stalls again). */
-static void test_in_order_writer_pauses(void **state)
-{
-    (void)state;
-    enum { LEN = 400 * 1024 };
-    uint8_t *data = malloc(LEN);
-    tf_random(data, LEN, 31);
-    static struct tf_producer p;
-    memset(&p, 0, sizeof p);
-    publish(&p, "ccnx:/fetch/pauses", data, LEN, 1024);
-    p.in_order = 1;
-    p.make_us = 200;
-    p.stall_every = 150;
-    p.stall_us = 300 * 1000; /* beyond the fetch's timer */
-    tf_producer_start(&p, "ccnx:/fetch/pauses");
-    struct fetch_run r;
-    fetch_uri(&r, "ccnx:/fetch/pauses/%FD%05%00%00%00%00%01", 0, 8000, 1);
-    if (r.rc != 0) {
-        fail_msg("%s", ccnx_buf_cstr(&r.err));
-    }
-    assert_int_equal(r.sink.data.len, LEN);
-    assert_memory_equal(r.sink.data.data, data, LEN);
-    assert_true(r.stats.timeouts >= 1); /* the pauses were longer than the timer */
-    if (r.stats.window_cuts != 0) {
-        fail_msg("%llu window cuts for %llu timeouts: Interests waiting at the writer were "
-                 "taken as lost",
-                 (unsigned long long)r.stats.window_cuts, (unsigned long long)r.stats.timeouts);
-    }
-    fetch_run_free(&r);
-    tf_producer_free(&p);
-    free(data);
-}
-
 /* on_object hands over each segment's whole signed object, in order and
  * before its content, also when losses made segments wait in the
  * reordering buffer: the objects are the published bytes exactly. */
@@ -850,7 +813,6 @@ int main(void)
         cmocka_unit_test_teardown(test_async_in_foreign_loop_with_pause, tf_cleanup),
         cmocka_unit_test_teardown(test_survives_loss, tf_cleanup),
         cmocka_unit_test_teardown(test_in_order_writer_after_a_loss, tf_cleanup),
-        cmocka_unit_test_teardown(test_in_order_writer_pauses, tf_cleanup),
         cmocka_unit_test_teardown(test_on_object_whole_objects, tf_cleanup),
         cmocka_unit_test_teardown(test_ccnd_restart_mid_transfer, tf_cleanup),
     };

@@ -6,7 +6,8 @@
 # the reference's repository by its ccnseqwriter -r reaches ours, one
 # written into ours by our ccnputfile reaches the reference's, both end
 # with the same root hash, and each then serves the other's file with the
-# link cut (so nothing but its own store can answer).
+# link cut (so nothing but its own store can answer); each side's
+# ccnsyncwatch lists the other's repository.
 # Needs root and ip netns; skipped otherwise.
 set -u
 INTEROP_TAG=interop-sync
@@ -86,6 +87,17 @@ ours_root=${ours_root%,}
 ref_root=$(tail -n 1 "$T/watch.log" | awk '{print $NF}')
 [ "$ours_root" = "$ref_root" ] || fail "root hashes differ: ours $ours_root, the reference's $ref_root"
 ok "both compute the root hash $ours_root"
+
+# Each side's ccnsyncwatch lists the other's repository whole.
+on O ref ccnsyncwatch -t "$TOPO" -p "$DATA" -w 2 >"$T/refwatch.log" 2>&1
+[ "$(grep -c "^$DATA/" "$T/refwatch.log")" = 13 ] ||
+    fail "the reference's ccnsyncwatch on our repository: $(cat "$T/refwatch.log")"
+[ "$(tail -n 1 "$T/refwatch.log" | awk '{print $NF}')" = "$ours_root" ] ||
+    fail "the reference's ccnsyncwatch saw another root on our repository"
+on R ours ccnsyncwatch -t "$TOPO" -p "$DATA" -w 2 >"$T/ourwatch.log" 2>&1
+[ "$(grep -c "^$DATA/" "$T/ourwatch.log")" = 13 ] ||
+    fail "our ccnsyncwatch on the reference's repository: $(cat "$T/ourwatch.log")"
+ok "its ccnsyncwatch lists our repository, ours lists its"
 
 # Each serves the other's file from its own store: the link is cut.
 on O ref ccndc del / udp "$ADDR_R" >/dev/null

@@ -4,7 +4,8 @@
 # each neighbour): a file written into A reaches B, and C, which joins
 # late, gets everything from B (two hops from A); a second file is being
 # synced when B's ccnr is killed with -9, and once it is restarted every
-# repository holds both files; C then serves them alone, its link cut.
+# repository holds both files; ccnsyncwatch lists them; C then serves
+# them alone, its link cut.
 # Needs root and ip netns; skipped otherwise.
 set -u
 B=${CCNX_BIN:?}
@@ -78,7 +79,7 @@ declare -A CCNR
 start_ccnr() {
     mkdir -p "$T/repo-$1"
     ip netns exec "$(host "$1")" env CCN_LOCAL_PORT=9695 CCN_LOCAL_SOCKNAME="$T/$1.sock" \
-        CCNR_DIRECTORY="$T/repo-$1" CCNR_DEBUG=INFO CCNS_DEBUG=FINE "$B/ccnr" >>"$T/ccnr-$1.log" 2>&1 &
+        CCNR_DIRECTORY="$T/repo-$1" CCNR_DEBUG=INFO CCNS_DEBUG=FINER "$B/ccnr" >>"$T/ccnr-$1.log" 2>&1 &
     CCNR[$1]=$!
     PIDS+=($!)
     wait_for 20 grep -q "ccnr: INFO: serving" "$T/ccnr-$1.log" || fail "ccnr on $1 did not start"
@@ -115,6 +116,13 @@ for h in A B C; do
     wait_for 60 holds "$h" 538 || fail "$h does not hold both files after B's restart"
 done
 ok "B, killed with -9 while syncing and restarted, and C end with both files"
+
+on C "$B/ccnsyncwatch" -t "$TOPO" -p "$DATA" -w 2 >"$T/watch.log" 2>&1
+[ "$(grep -c "^$DATA/" "$T/watch.log")" = 538 ] || fail "ccnsyncwatch on C: $(tail -n 3 "$T/watch.log")"
+root=$(tail -n 1 "$T/watch.log" | awk '{print $NF}')
+on C "$B/ccnsyncwatch" -t "$TOPO" -p "$DATA" -r "$root" -w 1 >"$T/watch2.log" 2>&1
+[ ! -s "$T/watch2.log" ] || fail "ccnsyncwatch -r printed names under its start root"
+ok "ccnsyncwatch lists the 538 names, and none that lie under its start root"
 
 on C "$B/ccndc" del / udp 10.80.2.2 || fail "cannot cut C's link"
 for f in f1 f2; do

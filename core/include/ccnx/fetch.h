@@ -90,6 +90,10 @@ struct ccnx_fetch_params {
     int chunk_names;                /* segments named in decimal text, as the
                                      * reference's ccnsendchunks names them
                                      * (ccnx_naming_chunk_decode), not %00<n> */
+    int any_type;                   /* 1: segments of every Type are handed over (a
+                                     * repository keeps GONE, LINK... as given);
+                                     * 0: only DATA and KEY, the others end the
+                                     * fetch with a sentence saying what came */
     struct ccnx_verifier *verifier; /* NULL: nothing is verified; outlives the fetch */
     ccnx_fetch_data_fn on_data;
     ccnx_fetch_seg_object_fn on_object; /* may be NULL */

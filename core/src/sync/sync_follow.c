@@ -1,0 +1,384 @@
+/* Following a collection (<ccnx/sync_follow.h>): Root Advise with the
+ * root of the names seen, then the answering repository's tree walked with
+ * the diff against those names, each new one handed over. */
+#include <ccnx/sync_follow.h>
+
+#include <ccnx/client.h>
+#include <ccnx/content.h>
+#include <ccnx/error.h>
+#include <ccnx/interest.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#define SEEN_MAX  32 /* walked roots excluded from our Root Advise */
+#define BUSY_MAX  4  /* Node Fetch Interests out at once */
+#define NF_TRIES  2
+#define NF_LIFE_S 4
+#define RETRY_MS  1000 /* after a neighbour's root was refused */
+
+struct nf_req {
+    struct nf_req *next;
+    struct ccnx_sync_follow *f;
+    struct ccnx_sync_hash hash;
+    int is_root;
+    uint64_t id;
+};
+
+struct ccnx_sync_follow {
+    struct ccnx_client *c;
+    struct ccnx_sync_slice slice;
+    struct ccnx_name ra_prefix, nf_prefix;
+    struct ccnx_sync_tree *seen_names;
+    ccnx_sync_name_fn on_name;
+    void *arg;
+    int scope, lifetime_s;
+    uint64_t ra_id;
+    struct ccnx_sync_hash seen[SEEN_MAX];
+    size_t nseen, seen_next;
+    struct ccnx_sync_diff *diff;
+    struct ccnx_sync_hash diff_root;
+    int silent; /* walking the start root: its names are not new */
+    struct nf_req *reqs;
+    unsigned busy;
+    uint64_t retry_timer; /* a Root Advise after a refused answer */
+};
+
+static void advise(struct ccnx_sync_follow *f);
+static void retry_later(struct ccnx_sync_follow *f);
+
+void ccnx_sync_follow_params_init(struct ccnx_sync_follow_params *p)
+{
+    memset(p, 0, sizeof *p);
+    p->scope = 1;
+    p->lifetime_s = CCNX_SYNC_RA_LIFETIME;
+}
+
+static void note_seen(struct ccnx_sync_follow *f, const struct ccnx_sync_hash *h)
+{
+    f->seen[f->seen_next] = *h;
+    f->seen_next = (f->seen_next + 1) % SEEN_MAX;
+    f->nseen += f->nseen < SEEN_MAX;
+}
+
+static int was_seen(const struct ccnx_sync_follow *f, const struct ccnx_sync_hash *h)
+{
+    for (size_t i = 0; i < f->nseen; i++) {
+        if (ccnx_sync_hash_equal(&f->seen[i], h)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* ---- Node Fetch ---- */
+
+static void forget(struct nf_req *q)
+{
+    struct ccnx_sync_follow *f = q->f;
+    for (struct nf_req **pp = &f->reqs; *pp != NULL; pp = &(*pp)->next) {
+        if (*pp == q) {
+            *pp = q->next;
+            break;
+        }
+    }
+    f->busy--;
+    free(q);
+}
+
+static void pump(struct ccnx_sync_follow *f);
+
+static void end_walk(struct ccnx_sync_follow *f)
+{
+    ccnx_sync_diff_destroy(f->diff);
+    f->diff = NULL;
+    f->silent = 0;
+}
+
+static void node_came(void *arg, const uint8_t *obj, size_t len,
+                      const struct ccnx_content_parsed *pc)
+{
+    (void)len;
+    struct nf_req *q = arg;
+    struct ccnx_sync_follow *f = q->f;
+    int is_root = q->is_root;
+    struct ccnx_sync_hash h = q->hash;
+    forget(q);
+    if (is_root) {
+        note_seen(f, &h);
+        f->diff_root = h;
+    }
+    if (f->diff != NULL &&
+        ccnx_sync_diff_feed(f->diff, obj + pc->content_value.off, pc->content_value.len) != 0) {
+        if (is_root) {
+            end_walk(f); /* a root that does not check: nothing to walk */
+        } else {
+            ccnx_sync_diff_give_up(f->diff, &h);
+        }
+    }
+    pump(f);
+    if (f->diff == NULL && f->ra_id == 0) {
+        advise(f);
+    }
+}
+
+static void node_lost(void *arg)
+{
+    struct nf_req *q = arg;
+    struct ccnx_sync_follow *f = q->f;
+    if (q->is_root) {
+        end_walk(f);
+    } else if (f->diff != NULL) {
+        ccnx_sync_diff_give_up(f->diff, &q->hash);
+    }
+    forget(q);
+    pump(f);
+    if (f->diff == NULL && f->ra_id == 0) {
+        advise(f);
+    }
+}
+
+static int fetch_node(struct ccnx_sync_follow *f, const struct ccnx_sync_hash *h, int is_root)
+{
+    struct nf_req *q = calloc(1, sizeof *q);
+    struct ccnx_name n;
+    struct ccnx_buf ib = CCNX_BUF_INIT;
+    ccnx_name_init(&n);
+    int rc = q == NULL ? CCNX_E_NOMEM : ccnx_name_copy(&n, &f->nf_prefix);
+    rc = rc == 0 ? ccnx_name_append(&n, h->b, h->len) : rc;
+    struct ccnx_interest_params ip;
+    ccnx_interest_params_init(&ip);
+    ip.name = n.enc.data;
+    ip.name_len = n.enc.len;
+    ip.scope = f->scope;
+    ip.child_selector = 1;
+    ip.lifetime_units = (int64_t)NF_LIFE_S * 4096;
+    rc = rc == 0 ? ccnx_interest_build(&ib, &ip) : rc;
+    if (rc == 0) {
+        *q = (struct nf_req){f->reqs, f, *h, is_root, 0};
+        struct ccnx_express_opts o = {node_came, node_lost, q, 0, NF_TRIES - 1, 0};
+        rc = ccnx_client_express(f->c, ib.data, ib.len, &o, &q->id);
+    }
+    if (rc == 0) {
+        f->reqs = q;
+        f->busy++;
+    } else {
+        free(q);
+    }
+    ccnx_name_free(&n);
+    ccnx_buf_free(&ib);
+    return rc;
+}
+
+/* Asks for what the walk wants and hands over the names it finds. */
+static void pump(struct ccnx_sync_follow *f)
+{
+    struct ccnx_sync_hash h;
+    struct ccnx_buf name = CCNX_BUF_INIT;
+    while (f->diff != NULL && f->busy < BUSY_MAX && ccnx_sync_diff_next_want(f->diff, &h) == 1) {
+        if (fetch_node(f, &h, 0) != 0) {
+            ccnx_sync_diff_give_up(f->diff, &h);
+        }
+    }
+    while (f->diff != NULL && ccnx_sync_diff_next_missing(f->diff, &name) == 1) {
+        if (ccnx_sync_slice_covers(&f->slice, name.data, name.len) &&
+            ccnx_sync_tree_add(f->seen_names, name.data, name.len) == 1 && !f->silent &&
+            f->on_name != NULL) {
+            f->on_name(f->arg, name.data, name.len, &f->diff_root);
+        }
+    }
+    ccnx_buf_free(&name);
+    if (f->diff != NULL && f->busy == 0 && ccnx_sync_diff_done(f->diff)) {
+        end_walk(f);
+        advise(f); /* with the new root: what else is there? */
+    }
+}
+
+/* ---- Root Advise ---- */
+
+static int hash_order(const void *a, const void *b)
+{
+    return ccnx_sync_hash_compare(a, b);
+}
+
+static void advised_answered(void *arg, const uint8_t *obj, size_t len,
+                             const struct ccnx_content_parsed *pc)
+{
+    (void)len;
+    struct ccnx_sync_follow *f = arg;
+    f->ra_id = 0;
+    struct ccnx_name n;
+    struct ccnx_comp root;
+    struct ccnx_sync_hash h;
+    ccnx_name_init(&n);
+    if (f->diff == NULL && ccnx_name_set_ccnb(&n, obj + pc->name.off, pc->name.len) == 0 &&
+        ccnx_name_comp(&n, f->ra_prefix.count + 1, &root) == 0 &&
+        ccnx_sync_hash_set(&h, root.p, root.n) == 0 && !was_seen(f, &h) &&
+        ccnx_sync_diff_create(f->seen_names, &f->diff) == 0) {
+        note_seen(f, &h); /* walked, or refused: excluded from now on */
+        if (ccnx_sync_diff_feed(f->diff, obj + pc->content_value.off, pc->content_value.len) != 0) {
+            end_walk(f);
+            ccnx_name_free(&n);
+            retry_later(f); /* not at once: a liar would answer again at once */
+            return;
+        }
+        f->diff_root = h;
+        ccnx_name_free(&n);
+        pump(f);
+        return;
+    }
+    ccnx_name_free(&n);
+    advise(f);
+}
+
+static void retry(void *arg)
+{
+    struct ccnx_sync_follow *f = arg;
+    f->retry_timer = 0;
+    advise(f);
+}
+
+static void retry_later(struct ccnx_sync_follow *f)
+{
+    if (f->retry_timer == 0 &&
+        ccnx_client_schedule(f->c, RETRY_MS, retry, f, &f->retry_timer) != 0) {
+        f->retry_timer = 0;
+    }
+}
+
+static void advise_expired(void *arg)
+{
+    struct ccnx_sync_follow *f = arg;
+    f->ra_id = 0;
+    advise(f);
+}
+
+static void advise(struct ccnx_sync_follow *f)
+{
+    if (f->ra_id != 0 || f->diff != NULL) {
+        return;
+    }
+    const struct ccnx_sync_hash *root = ccnx_sync_tree_hash(f->seen_names);
+    struct ccnx_sync_hash sorted[SEEN_MAX + 1];
+    struct ccnx_exclude_item items[SEEN_MAX + 1];
+    size_t n = f->nseen, k = 0;
+    memcpy(sorted, f->seen, n * sizeof *sorted);
+    sorted[n++] = *root;
+    qsort(sorted, n, sizeof *sorted, hash_order);
+    for (size_t i = 0; i < n; i++) {
+        if (sorted[i].len > 0 &&
+            (k == 0 || ccnx_sync_hash_compare(&sorted[i], &sorted[i - 1]) != 0)) {
+            items[k++] =
+                (struct ccnx_exclude_item){CCNX_EXCLUDE_COMPONENT, sorted[i].b, sorted[i].len};
+        }
+    }
+    struct ccnx_name nm;
+    struct ccnx_buf ib = CCNX_BUF_INIT;
+    ccnx_name_init(&nm);
+    int rc = ccnx_name_copy(&nm, &f->ra_prefix);
+    rc = rc == 0 ? ccnx_name_append(&nm, root->b, root->len) : rc;
+    struct ccnx_interest_params ip;
+    ccnx_interest_params_init(&ip);
+    ip.name = nm.enc.data;
+    ip.name_len = nm.enc.len;
+    ip.exclude = items;
+    ip.exclude_count = k;
+    ip.scope = f->scope;
+    ip.lifetime_units = (int64_t)f->lifetime_s * 4096;
+    rc = rc == 0 ? ccnx_interest_build(&ib, &ip) : rc;
+    struct ccnx_express_opts o = {advised_answered, advise_expired, f, 0, 0, 0};
+    if (rc != 0 || ccnx_client_express(f->c, ib.data, ib.len, &o, &f->ra_id) != 0) {
+        f->ra_id = 0;
+    }
+    ccnx_name_free(&nm);
+    ccnx_buf_free(&ib);
+}
+
+/* ---- Life cycle ---- */
+
+static int prefix_of(struct ccnx_name *out, const struct ccnx_sync_follow *f, const char *marker)
+{
+    uint8_t h[32];
+    int rc = ccnx_sync_slice_hash(&f->slice, h);
+    rc = rc == 0 ? ccnx_name_copy(out, &f->slice.topo) : rc;
+    rc = rc == 0 ? ccnx_name_append(out, marker, strlen(marker)) : rc;
+    return rc == 0 ? ccnx_name_append(out, h, sizeof h) : rc;
+}
+
+static int copy_slice(struct ccnx_sync_slice *dst, const struct ccnx_sync_slice *src)
+{
+    struct ccnx_buf enc = CCNX_BUF_INIT;
+    int rc = ccnx_sync_slice_encode(src, &enc);
+    rc = rc == 0 ? ccnx_sync_slice_decode(dst, enc.data, enc.len) : rc;
+    ccnx_buf_free(&enc);
+    return rc;
+}
+
+int ccnx_sync_follow_start(struct ccnx_client *c, const struct ccnx_sync_follow_params *p,
+                           struct ccnx_sync_follow **out)
+{
+    struct ccnx_sync_follow *f = calloc(1, sizeof *f);
+    if (f == NULL) {
+        return CCNX_E_NOMEM;
+    }
+    f->c = c;
+    f->on_name = p->on_name;
+    f->arg = p->arg;
+    f->scope = p->scope >= 0 && p->scope <= 3 ? p->scope : 1;
+    f->lifetime_s = p->lifetime_s > 0 ? p->lifetime_s : CCNX_SYNC_RA_LIFETIME;
+    ccnx_name_init(&f->ra_prefix);
+    ccnx_name_init(&f->nf_prefix);
+    int rc = ccnx_sync_slice_init(&f->slice);
+    rc = rc == 0 ? copy_slice(&f->slice, p->slice) : rc;
+    rc = rc == 0 ? prefix_of(&f->ra_prefix, f, CCNX_SYNC_RA_MARKER) : rc;
+    rc = rc == 0 ? prefix_of(&f->nf_prefix, f, CCNX_SYNC_NF_MARKER) : rc;
+    rc = rc == 0 ? ccnx_sync_tree_create(&f->seen_names) : rc;
+    if (rc == 0 && p->start != NULL && p->start->len > 0) {
+        f->silent = 1; /* the start root's names: walked, not reported */
+        rc = ccnx_sync_diff_create(f->seen_names, &f->diff);
+        rc = rc == 0 ? fetch_node(f, p->start, 1) : rc;
+    } else if (rc == 0) {
+        advise(f);
+    }
+    if (rc != 0) {
+        ccnx_sync_follow_destroy(f);
+        return rc;
+    }
+    *out = f;
+    return 0;
+}
+
+void ccnx_sync_follow_destroy(struct ccnx_sync_follow *f)
+{
+    if (f == NULL) {
+        return;
+    }
+    while (f->reqs != NULL) {
+        struct nf_req *q = f->reqs;
+        f->reqs = q->next;
+        ccnx_client_cancel(f->c, q->id);
+        free(q);
+    }
+    if (f->ra_id != 0) {
+        ccnx_client_cancel(f->c, f->ra_id);
+    }
+    if (f->retry_timer != 0) {
+        ccnx_client_unschedule(f->c, f->retry_timer);
+    }
+    ccnx_sync_diff_destroy(f->diff);
+    ccnx_sync_tree_destroy(f->seen_names);
+    ccnx_sync_slice_free(&f->slice);
+    ccnx_name_free(&f->ra_prefix);
+    ccnx_name_free(&f->nf_prefix);
+    free(f);
+}
+
+const struct ccnx_sync_hash *ccnx_sync_follow_root(const struct ccnx_sync_follow *f)
+{
+    return ccnx_sync_tree_hash(f->seen_names);
+}
+
+size_t ccnx_sync_follow_count(const struct ccnx_sync_follow *f)
+{
+    return ccnx_sync_tree_count(f->seen_names);
+}
