@@ -84,6 +84,19 @@ wait_for() { # SECONDS COMMAND...
 }
 now() { echo "${EPOCHREALTIME/[.,]/}"; }
 
+# stop_all: every program in the four hosts, gone when this returns
+stop_all() {
+    local n left
+    for n in "${NS[@]}"; do ip netns pids "$n" 2>/dev/null | xargs -r kill; done
+    for _ in $(seq 100); do
+        left=0
+        for n in "${NS[@]}"; do [ -z "$(ip netns pids "$n" 2>/dev/null)" ] || left=1; done
+        [ "$left" = 0 ] && break
+        sleep 0.1
+    done
+    rm -f "$T"/*.sock
+}
+
 # one IMPL: a fresh line of four; prints "write one-hop three-hops" (s)
 one() {
     local impl=$1 bin=$BIN i h
@@ -120,12 +133,11 @@ one() {
     fi
     tw=$(now)
     holds() { [ "$(grep -c '^ccnx:/bs/data/' "$T/run/watch-$1")" -ge "$NAMES" ]; }
-    wait_for 300 holds B || { echo "B never held every name" >&2; return 1; }
+    wait_for 300 holds B || { echo "B never held every name" >&2; stop_all; return 1; }
     tb=$(now)
-    wait_for 300 holds D || { echo "D never held every name" >&2; return 1; }
+    wait_for 300 holds D || { echo "D never held every name" >&2; stop_all; return 1; }
     td=$(now)
-    pkill -f "$T/" 2>/dev/null
-    for n in "${NS[@]}"; do ip netns pids "$n" 2>/dev/null | xargs -r kill; done
+    stop_all
     wait 2>/dev/null
     awk -v a="$t0" -v w="$tw" -v b="$tb" -v d="$td" \
         'BEGIN { printf "%.2f %.2f %.2f\n", (w - a) / 1e6, (b - a) / 1e6, (d - a) / 1e6 }'
