@@ -55,7 +55,7 @@ struct ccnx_fetch_stats {
     uint64_t interests; /* Interests sent, retransmissions included */
     uint64_t retransmissions;
     uint64_t timeouts;
-    uint64_t window_cuts; /* times a loss cut the window */
+    uint64_t window_cuts;   /* times a loss cut the window */
     double srtt_ms, rto_ms; /* current estimates */
     double cwnd;
     int64_t final_segment; /* -1 until FinalBlockID is known */
