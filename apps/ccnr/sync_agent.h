@@ -38,6 +38,8 @@ struct sync_slice {
     struct ccnx_sync_diff *diff;
     struct ccnx_sync_hash walking; /* the root the diff walks */
     int walk_incomplete;           /* a node or a name of it did not come */
+    unsigned verifying;            /* content waiting for its key to be checked */
+    int in_check;                  /* inside ccnx_verifier_check */
     struct ccnx_sync_hash later;   /* a root advised while the diff ran (len 0: none) */
     unsigned busy;                 /* Node Fetch and content Interests out */
 };

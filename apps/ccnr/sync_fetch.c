@@ -278,7 +278,10 @@ static void content_came(void *arg, const uint8_t *obj, size_t len,
     struct ccnr *r = sl->ag->r;
     forget(q);
     if (r->set.verify) {
-        ccnx_verifier_check(r->verifier, obj, len, pc, content_checked, sl);
+        sl->in_check = 1;
+        int rc = ccnx_verifier_check(r->verifier, obj, len, pc, content_checked, sl);
+        sl->in_check = 0;
+        sl->verifying += rc == 1; /* its key is being fetched */
     } else {
         content_checked(sl, 0, NULL, obj, len, pc);
     }
@@ -374,7 +377,7 @@ void sync_pump(struct sync_slice *sl)
                  (unsigned long long)st->nodes, (unsigned long long)st->names_missing);
         ccnx_sync_diff_destroy(sl->diff);
         sl->diff = NULL;
-        if (!sl->walk_incomplete) {
+        if (!sl->walk_incomplete && sl->verifying == 0) {
             note_seen(sl, &sl->walking); /* all of it held: excluded from now on */
         }
         struct ccnx_sync_hash later = sl->later;
@@ -404,6 +407,7 @@ void sync_fetch_stop(struct sync_slice *sl)
         sl->ra_id = 0;
     }
     ccnx_verifier_cancel(r->verifier, sl);
+    sl->verifying = 0;
     ccnx_sync_diff_destroy(sl->diff);
     sl->diff = NULL;
 }

@@ -96,13 +96,13 @@ slice A
 slice B
 head -c 200000 /dev/urandom >"$T/f1" # 49 segments of 4096 bytes
 on A "$B/ccnputfile" "$DATA/f1" "$T/f1" 2>"$T/put1.log" || fail "ccnputfile f1 into A"
-wait_for 30 holds A 49 || fail "A does not list f1"
-wait_for 30 holds B 49 || fail "f1 did not reach B"
+wait_for 90 holds A 49 || fail "A does not list f1"
+wait_for 90 holds B 49 || fail "f1 did not reach B"
 ok "a file written into A reaches B"
 
 start_ccnr C
 slice C
-wait_for 30 holds C 49 || fail "f1 did not reach C, which joined late"
+wait_for 90 holds C 49 || fail "f1 did not reach C, which joined late"
 ok "C, joining late, gets the file from B, two hops from A"
 
 head -c 2000000 /dev/urandom >"$T/f2" # 489 segments: 538 names with f1
@@ -113,7 +113,7 @@ kill -KILL "${CCNR[B]}"
 wait "${CCNR[B]}" 2>/dev/null
 start_ccnr B
 for h in A B C; do
-    wait_for 60 holds "$h" 538 || fail "$h does not hold both files after B's restart"
+    wait_for 120 holds "$h" 538 || fail "$h does not hold both files after B's restart"
 done
 ok "B, killed with -9 while syncing and restarted, and C end with both files"
 
