@@ -264,18 +264,11 @@ static int on_node_fetch(void *arg, const uint8_t *ibuf, size_t len,
 
 /* ---- Slices ---- */
 
-static int prefix_of(struct ccnx_name *out, const struct sync_slice *sl, const char *marker)
-{
-    int rc = ccnx_name_copy(out, &sl->s.topo);
-    rc = rc == 0 ? ccnx_name_append(out, marker, strlen(marker)) : rc;
-    return rc == 0 ? ccnx_name_append(out, sl->hash, sizeof sl->hash) : rc;
-}
-
 static int listen(struct sync_slice *sl)
 {
     struct ccnx_client *c = sl->ag->r->c;
-    int rc = prefix_of(&sl->ra_prefix, sl, CCNX_SYNC_RA_MARKER);
-    rc = rc == 0 ? prefix_of(&sl->nf_prefix, sl, CCNX_SYNC_NF_MARKER) : rc;
+    int rc = ccnx_sync_slice_prefix(&sl->s, CCNX_SYNC_RA_MARKER, &sl->ra_prefix);
+    rc = rc == 0 ? ccnx_sync_slice_prefix(&sl->s, CCNX_SYNC_NF_MARKER, &sl->nf_prefix) : rc;
     rc = rc == 0 ? ccnx_client_set_filter(c, &sl->ra_prefix, CCNX_FILTER_REGISTER, 0,
                                           on_root_advise, sl, &sl->ra_filter)
                  : rc;

@@ -128,16 +128,6 @@ static int on_nf(void *arg, const uint8_t *ibuf, size_t len, const struct ccnx_i
     return 1;
 }
 
-static void prefix_of(struct ccnx_name *out, const struct ccnx_sync_slice *s, const char *marker)
-{
-    uint8_t h[32];
-    ccnx_sync_slice_hash(s, h);
-    ccnx_name_init(out);
-    ccnx_name_copy(out, &s->topo);
-    ccnx_name_append(out, marker, strlen(marker));
-    ccnx_name_append(out, h, sizeof h);
-}
-
 int main(int argc, char **argv)
 {
     if (argc != 4) {
@@ -169,8 +159,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "sync_liar: unknown mode %s\n", argv[1]);
         return 2;
     }
-    prefix_of(&l.ra, &s, CCNX_SYNC_RA_MARKER);
-    prefix_of(&l.nf, &s, CCNX_SYNC_NF_MARKER);
+    ccnx_name_init(&l.ra);
+    ccnx_name_init(&l.nf);
+    ccnx_sync_slice_prefix(&s, CCNX_SYNC_RA_MARKER, &l.ra);
+    ccnx_sync_slice_prefix(&s, CCNX_SYNC_NF_MARKER, &l.nf);
     uint64_t a, b;
     if (ccnx_client_set_filter(l.c, &l.ra, CCNX_FILTER_REGISTER, 0, on_ra, &l, &a) != 0 ||
         ccnx_client_set_filter(l.c, &l.nf, CCNX_FILTER_REGISTER, 0, on_nf, &l, &b) != 0 ||

@@ -90,6 +90,11 @@ int ccnx_sync_slice_hash(const struct ccnx_sync_slice *s, uint8_t out[32]);
  * matches a name that it is a prefix of, a component of the single byte
  * 0xFF standing for any one component. */
 int ccnx_sync_slice_covers(const struct ccnx_sync_slice *s, const uint8_t *name, size_t len);
+/* <topo>/<marker>/<slice hash>: where a slice's Root Advise
+ * (CCNX_SYNC_RA_MARKER) or Node Fetch (CCNX_SYNC_NF_MARKER) Interests go,
+ * the hash they advise or ask for following. Replaces out. */
+int ccnx_sync_slice_prefix(const struct ccnx_sync_slice *s, const char *marker,
+                           struct ccnx_name *out);
 /* The name a slice is stored under: /%C1.M.S.localhost/%C1.S.cs/<hash>
  * (a Create Slice request writes it there, versioned, into a repository;
  * a GONE object at a newer version deletes it). */

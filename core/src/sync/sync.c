@@ -310,3 +310,13 @@ int ccnx_sync_slice_config_name(const struct ccnx_sync_slice *s, struct ccnx_nam
     rc = rc == 0 ? ccnx_name_append(out, CCNX_SYNC_CS_MARKER, strlen(CCNX_SYNC_CS_MARKER)) : rc;
     return rc == 0 ? ccnx_name_append(out, h, sizeof h) : rc;
 }
+
+int ccnx_sync_slice_prefix(const struct ccnx_sync_slice *s, const char *marker,
+                           struct ccnx_name *out)
+{
+    uint8_t h[32];
+    int rc = ccnx_sync_slice_hash(s, h);
+    rc = rc == 0 ? ccnx_name_copy(out, &s->topo) : rc;
+    rc = rc == 0 ? ccnx_name_append(out, marker, strlen(marker)) : rc;
+    return rc == 0 ? ccnx_name_append(out, h, sizeof h) : rc;
+}

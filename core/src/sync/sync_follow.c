@@ -296,15 +296,6 @@ static void advise(struct ccnx_sync_follow *f)
 
 /* ---- Life cycle ---- */
 
-static int prefix_of(struct ccnx_name *out, const struct ccnx_sync_follow *f, const char *marker)
-{
-    uint8_t h[32];
-    int rc = ccnx_sync_slice_hash(&f->slice, h);
-    rc = rc == 0 ? ccnx_name_copy(out, &f->slice.topo) : rc;
-    rc = rc == 0 ? ccnx_name_append(out, marker, strlen(marker)) : rc;
-    return rc == 0 ? ccnx_name_append(out, h, sizeof h) : rc;
-}
-
 static int copy_slice(struct ccnx_sync_slice *dst, const struct ccnx_sync_slice *src)
 {
     struct ccnx_buf enc = CCNX_BUF_INIT;
@@ -330,8 +321,8 @@ int ccnx_sync_follow_start(struct ccnx_client *c, const struct ccnx_sync_follow_
     ccnx_name_init(&f->nf_prefix);
     int rc = ccnx_sync_slice_init(&f->slice);
     rc = rc == 0 ? copy_slice(&f->slice, p->slice) : rc;
-    rc = rc == 0 ? prefix_of(&f->ra_prefix, f, CCNX_SYNC_RA_MARKER) : rc;
-    rc = rc == 0 ? prefix_of(&f->nf_prefix, f, CCNX_SYNC_NF_MARKER) : rc;
+    rc = rc == 0 ? ccnx_sync_slice_prefix(&f->slice, CCNX_SYNC_RA_MARKER, &f->ra_prefix) : rc;
+    rc = rc == 0 ? ccnx_sync_slice_prefix(&f->slice, CCNX_SYNC_NF_MARKER, &f->nf_prefix) : rc;
     rc = rc == 0 ? ccnx_sync_tree_create(&f->seen_names) : rc;
     if (rc == 0 && p->start != NULL && p->start->len > 0) {
         f->silent = 1; /* the start root's names: walked, not reported */
