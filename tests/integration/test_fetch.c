@@ -2,7 +2,8 @@
  * segmented content byte for byte, the end found from FinalBlockID, version
  * discovery, tampering, a missing segment, keys fetched by name, NACK and
  * GONE answers, the reference's own stream objects, loss (also before an
- * in-order writer), whole objects
+ * in-order writer, and one that pauses, read to its end or followed at its
+ * live edge), whole objects
  * handed over (on_object), and a ccnd
  * restart in the middle of a transfer. */
 #include "test_fetch_producer.h"
@@ -42,7 +43,8 @@ struct fetch_run {
 };
 
 /* Fetches uri with a verifier (on unless verify == 0) through a new client. */
-static void fetch_uri(struct fetch_run *r, const char *uri, int resolve, int timeout_ms, int verify)
+static void fetch_uri_as(struct fetch_run *r, const char *uri, int resolve, int timeout_ms,
+                         int verify, int follows_live_edge)
 {
     memset(r, 0, sizeof *r);
     struct ccnx_client *c = tf_open_client();
@@ -57,6 +59,7 @@ static void fetch_uri(struct fetch_run *r, const char *uri, int resolve, int tim
     p.resolve = resolve;
     p.timeout_ms = timeout_ms;
     p.verifier = r->v;
+    p.follows_live_edge = follows_live_edge;
     p.on_data = tf_sink_data;
     p.arg = &r->sink;
     r->rc = ccnx_fetch_run(c, &p, &r->stats, &r->err);
@@ -65,6 +68,11 @@ static void fetch_uri(struct fetch_run *r, const char *uri, int resolve, int tim
     ccnx_verifier_destroy(r->v);
     r->v = NULL;
     ccnx_client_destroy(c);
+}
+
+static void fetch_uri(struct fetch_run *r, const char *uri, int resolve, int timeout_ms, int verify)
+{
+    fetch_uri_as(r, uri, resolve, timeout_ms, verify, 0);
 }
 
 static void fetch_run_free(struct fetch_run *r)
@@ -569,6 +577,64 @@ static void test_in_order_writer_after_a_loss(void **state)
     free(data);
 }
 
+/* A stream writer that pauses (the reference's ccnseqwriter turns its loop
+ * every 100 ms): the Interests it holds time out while it is away. Read to
+ * its end, they wait, they are not lost: the window stays as it was, so that
+ * the writer finds Interests for what it makes next when it comes back (a
+ * cut window sends none until answers come, and the writer stalls again).
+ * A consumer following a live edge takes the same timeouts as losses and
+ * cuts, so that few of its Interests run ahead of the newest segment. */
+static void run_pausing_writer(const char *prefix, int follows_live_edge, struct fetch_run *r)
+{
+    enum { LEN = 400 * 1024 };
+    uint8_t *data = malloc(LEN);
+    tf_random(data, LEN, 31);
+    static struct tf_producer p;
+    memset(&p, 0, sizeof p);
+    publish(&p, prefix, data, LEN, 1024);
+    p.in_order = 1;
+    p.make_us = 200;
+    p.stall_every = 150;
+    p.stall_us = 300 * 1000; /* beyond the fetch's timer */
+    tf_producer_start(&p, prefix);
+    char uri[128];
+    snprintf(uri, sizeof uri, "%s/%%FD%%05%%00%%00%%00%%00%%01", prefix);
+    fetch_uri_as(r, uri, 0, 8000, 1, follows_live_edge);
+    if (r->rc != 0) {
+        fail_msg("%s", ccnx_buf_cstr(&r->err));
+    }
+    assert_int_equal(r->sink.data.len, LEN);
+    assert_memory_equal(r->sink.data.data, data, LEN);
+    assert_true(r->stats.timeouts >= 1); /* the pauses were longer than the timer */
+    tf_producer_free(&p);
+    free(data);
+}
+
+static void test_in_order_writer_pauses(void **state)
+{
+    (void)state;
+    struct fetch_run r;
+    run_pausing_writer("ccnx:/fetch/pauses", 0, &r);
+    if (r.stats.window_cuts != 0) {
+        fail_msg("%llu window cuts for %llu timeouts: Interests waiting at the writer were "
+                 "taken as lost",
+                 (unsigned long long)r.stats.window_cuts, (unsigned long long)r.stats.timeouts);
+    }
+    fetch_run_free(&r);
+}
+
+static void test_live_edge_cuts_at_pauses(void **state)
+{
+    (void)state;
+    struct fetch_run r;
+    run_pausing_writer("ccnx:/fetch/pauses-live", 1, &r);
+    if (r.stats.window_cuts == 0) {
+        fail_msg("no window cut for %llu timeouts beyond the live edge",
+                 (unsigned long long)r.stats.timeouts);
+    }
+    fetch_run_free(&r);
+}
+
 /* on_object hands over each segment's whole signed object, in order and
  * before its content, also when losses made segments wait in the
  * reordering buffer: the objects are the published bytes exactly. */
@@ -813,6 +879,8 @@ int main(void)
         cmocka_unit_test_teardown(test_async_in_foreign_loop_with_pause, tf_cleanup),
         cmocka_unit_test_teardown(test_survives_loss, tf_cleanup),
         cmocka_unit_test_teardown(test_in_order_writer_after_a_loss, tf_cleanup),
+        cmocka_unit_test_teardown(test_in_order_writer_pauses, tf_cleanup),
+        cmocka_unit_test_teardown(test_live_edge_cuts_at_pauses, tf_cleanup),
         cmocka_unit_test_teardown(test_on_object_whole_objects, tf_cleanup),
         cmocka_unit_test_teardown(test_ccnd_restart_mid_transfer, tf_cleanup),
     };

@@ -163,10 +163,12 @@ struct tf_producer {
     /* A stream writer (one stream, objects in segment order): segment k is
      * made only once k-1 is, and only for an Interest seen for it. */
     int in_order;
-    uint64_t next_write; /* the next segment to make */
-    uint8_t *seen;       /* per segment: an Interest for it has come */
-    uint64_t drop_seg1;  /* when not 0, the first Interest for segment drop_seg1 - 1 is lost */
-    unsigned make_us;    /* the time making (signing) a segment takes */
+    uint64_t next_write;  /* the next segment to make */
+    uint8_t *seen;        /* per segment: an Interest for it has come */
+    uint64_t drop_seg1;   /* when not 0, the first Interest for segment drop_seg1 - 1 is lost */
+    unsigned make_us;     /* the time making (signing) a segment takes */
+    uint64_t stall_every; /* when not 0, a pause of stall_us after each such count made */
+    unsigned stall_us;
     atomic_uint interests, answered;
 };
 
@@ -248,6 +250,9 @@ static void tf_make_next(struct tf_producer *p)
     if (p->next_write < p->n && p->seen[p->next_write]) {
         usleep(p->make_us);
         tf_put_segment(p, p->next_write++);
+        if (p->stall_every != 0 && p->next_write % p->stall_every == 0) {
+            usleep(p->stall_us); /* busy elsewhere, deaf to Interests */
+        }
     }
 }
 

@@ -94,6 +94,12 @@ struct ccnx_fetch_params {
                                      * repository keeps GONE, LINK... as given);
                                      * 0: only DATA and KEY, the others end the
                                      * fetch with a sentence saying what came */
+    int follows_live_edge;          /* 1: the consumer follows a live stream's newest
+                                     * segment (ccnsrc on a live stream); an Interest
+                                     * beyond every answered segment that times out
+                                     * cuts the window, keeping few Interests ahead of
+                                     * the edge. 0: the stream is read to its end; such
+                                     * a timeout is a wait at an in-order producer */
     struct ccnx_verifier *verifier; /* NULL: nothing is verified; outlives the fetch */
     ccnx_fetch_data_fn on_data;
     ccnx_fetch_seg_object_fn on_object; /* may be NULL */

@@ -463,6 +463,30 @@ static void note_final(struct ccnx_fetch *f, uint64_t seg, const uint8_t *obj,
     }
 }
 
+/* An Interest for a segment beyond every segment answered, timed out while
+ * answers still came within the last WAITING_US: it waits at a producer
+ * that makes its segments in order (a stream writer answers only Interests
+ * it has seen, one turn of its loop at a time), not lost on the way. Cutting
+ * the window for it would leave the producer without the Interests it
+ * needs to go on; a real loss among such Interests still cuts once a later
+ * segment is answered (note_answered), and a second of silence is taken as
+ * loss again, with the timer backing off.
+ *
+ * A consumer that follows a live edge wants the opposite: there every
+ * Interest beyond the newest segment waits for a segment not made yet, and
+ * a window that never shrinks runs far ahead of the edge; those Interests
+ * outlive their lifetime at the producer and a frame made meanwhile waits
+ * for the next retransmission (the live latency's 90th percentile rose
+ * from 35 to 104 ms, docs/benchmarks.md). Only the consumer knows which it
+ * is, so it says so (follows_live_edge). */
+#define WAITING_US 1000000
+
+static int waits_at_producer(const struct ccnx_fetch *f, const struct seg_slot *sl, int64_t now)
+{
+    return !f->p.follows_live_edge && f->rtt.have_sample && sl->seg >= f->hi_answered_seg1 &&
+           now - f->last_progress_us < WAITING_US;
+}
+
 /* A lost Interest: the window is cut at most once per loss episode, an
  * episode lasting at least one RTO (on a fast local path the round trip is
  * far shorter than the timers, and random losses would otherwise keep the
@@ -475,6 +499,8 @@ static void note_loss(struct ccnx_fetch *f, struct seg_slot *sl, int silent)
      * and the timer doubles (once for the Interests sent together). */
     if (!f->rtt.have_sample && silent && sl->base_ms >= f->rtt.rto) {
         ccnx_rtt_backoff(&f->rtt);
+    } else if (waits_at_producer(f, sl, now)) {
+        /* sent again, with the window and the timer as they are */
     } else if (f->rtt.have_sample && now - f->last_cut_us >= (int64_t)(f->rtt.rto * 1000) &&
                ccnx_cwnd_on_loss(&f->cw, sl->tx, f->next_tx)) {
         f->last_cut_us = now;

@@ -650,6 +650,7 @@ static int start_one(struct ccnsrc_net *n, const struct ccnx_name *name, ccnx_fe
     p.resolve = 0;
     p.timeout_ms = n->timeout_ms;
     p.start_segment = n->found.start_segment;
+    p.follows_live_edge = n->found.live; /* few Interests ahead of the newest frame */
     p.verifier = n->verifier;
     p.on_data = data;
     p.on_done = done;
