@@ -35,14 +35,22 @@ void sync_log(const struct ccnr_sync *ag, enum ccnr_level level, const char *fmt
 }
 
 /* The content's full name (its name, then its digest) into out. */
+/* The object's name with its digest as the last component (what a
+ * slice's tree holds), from its parse. */
+static int full_name_parsed(const uint8_t *obj, size_t len, const struct ccnx_content_parsed *pc,
+                            struct ccnx_name *out)
+{
+    uint8_t digest[32];
+    int rc = ccnx_content_digest(obj, len, digest);
+    rc = rc == 0 ? ccnx_name_set_ccnb(out, obj + pc->name.off, pc->name.len) : rc;
+    return rc == 0 ? ccnx_name_append(out, digest, sizeof digest) : rc;
+}
+
 static int full_name(const uint8_t *obj, size_t len, struct ccnx_content_parsed *pc,
                      struct ccnx_name *out)
 {
-    uint8_t digest[32];
     int rc = ccnx_content_parse(obj, len, pc);
-    rc = rc == 0 ? ccnx_content_digest(obj, len, digest) : rc;
-    rc = rc == 0 ? ccnx_name_set_ccnb(out, obj + pc->name.off, pc->name.len) : rc;
-    return rc == 0 ? ccnx_name_append(out, digest, sizeof digest) : rc;
+    return rc == 0 ? full_name_parsed(obj, len, pc, out) : rc;
 }
 
 /* 1 when some slice followed holds names under the object's name: only
@@ -67,12 +75,9 @@ static void note_content(struct ccnr_sync *ag, const uint8_t *obj, size_t len,
     if (!under_some_slice(ag, obj, pc)) {
         return;
     }
-    uint8_t digest[32];
     struct ccnx_name n;
     ccnx_name_init(&n);
-    if (ccnx_content_digest(obj, len, digest) == 0 &&
-        ccnx_name_set_ccnb(&n, obj + pc->name.off, pc->name.len) == 0 &&
-        ccnx_name_append(&n, digest, sizeof digest) == 0) {
+    if (full_name_parsed(obj, len, pc, &n) == 0) {
         for (struct sync_slice *sl = ag->slices; sl != NULL; sl = sl->next) {
             if (!sl->deleted && ccnx_sync_slice_covers(&sl->s, n.enc.data, n.enc.len)) {
                 ccnx_sync_tree_add(sl->tree, n.enc.data, n.enc.len);

@@ -8,8 +8,7 @@
 
 #include <ccnx/sync.h>
 
-#define SYNC_SEEN_MAX 32 /* root hashes excluded from our Root Advise */
-#define SYNC_HELD_MAX 8  /* neighbours' Root Advise Interests kept unanswered */
+#define SYNC_HELD_MAX 8 /* neighbours' Root Advise Interests kept unanswered */
 
 /* A neighbour's Root Advise we had nothing to answer with: answered when
  * our root changes while it lives (its copy waits in ccnd's PIT). */
@@ -32,8 +31,7 @@ struct sync_slice {
     uint64_t ra_id; /* pending (0: none) */
     struct ccnx_sync_hash advised;
     struct sync_held held[SYNC_HELD_MAX];
-    struct ccnx_sync_hash seen[SYNC_SEEN_MAX]; /* roots heard, a ring */
-    size_t nseen, seen_next;
+    struct ccnx_sync_seen seen; /* roots heard, excluded from our Root Advise */
     /* catching up with a neighbour */
     struct ccnx_sync_diff *diff;
     struct ccnx_sync_hash walking; /* the root the diff walks */

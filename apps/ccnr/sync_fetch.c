@@ -34,49 +34,14 @@ static void forget(struct sync_req *q)
     free(q);
 }
 
+#define ROOT_ASK_UNITS 4096 /* 1 s */
+
 static int lifetime_units(long seconds)
 {
     return (int)(seconds * 4096);
 }
 
 /* ---- Root Advise ---- */
-
-static int hash_order(const void *a, const void *b)
-{
-    return ccnx_sync_hash_compare(a, b);
-}
-
-/* The Exclude: the roots heard and ours, in canonical order, once each. */
-static size_t exclude_items(struct sync_slice *sl, struct ccnx_sync_hash *sorted,
-                            struct ccnx_exclude_item *items)
-{
-    size_t n = 0;
-    memcpy(sorted, sl->seen, sl->nseen * sizeof *sorted);
-    n = sl->nseen;
-    sorted[n++] = *ccnx_sync_tree_hash(sl->tree);
-    qsort(sorted, n, sizeof *sorted, hash_order);
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (sorted[i].len == 0 ||
-            (k > 0 && ccnx_sync_hash_compare(&sorted[i], &sorted[i - 1]) == 0)) {
-            continue;
-        }
-        items[k++] = (struct ccnx_exclude_item){CCNX_EXCLUDE_COMPONENT, sorted[i].b, sorted[i].len};
-    }
-    return k;
-}
-
-static void note_seen(struct sync_slice *sl, const struct ccnx_sync_hash *h)
-{
-    for (size_t i = 0; i < sl->nseen; i++) {
-        if (ccnx_sync_hash_compare(&sl->seen[i], h) == 0) {
-            return;
-        }
-    }
-    sl->seen[sl->seen_next] = *h;
-    sl->seen_next = (sl->seen_next + 1) % SYNC_SEEN_MAX;
-    sl->nseen += sl->nseen < SYNC_SEEN_MAX;
-}
 
 static void advise_answered(void *arg, const uint8_t *obj, size_t len,
                             const struct ccnx_content_parsed *pc)
@@ -106,7 +71,7 @@ static void advise_answered(void *arg, const uint8_t *obj, size_t len,
         sl->walk_incomplete = 0;
         if (ccnx_sync_diff_feed(sl->diff, obj + pc->content_value.off, pc->content_value.len) !=
             0) {
-            note_seen(sl, &h); /* a lie: excluded from now on */
+            ccnx_sync_seen_add(&sl->seen, &h); /* a lie: excluded from now on */
             sl->ag->refused++;
             sync_log(sl->ag, CCNR_WARNING, "a neighbour's root node was refused");
             ccnx_sync_diff_destroy(sl->diff);
@@ -130,8 +95,7 @@ static void advise_expired(void *arg)
      * excludes nothing, so that a root we took as walked when some of it
      * did not come is offered again (a walk of what we hold costs one
      * node). */
-    sl->nseen = 0;
-    sl->seen_next = 0;
+    ccnx_sync_seen_clear(&sl->seen);
 }
 
 void sync_advise(struct sync_slice *sl)
@@ -142,22 +106,15 @@ void sync_advise(struct sync_slice *sl)
         sl->ra_id = 0;
     }
     const struct ccnx_sync_hash *root = ccnx_sync_tree_hash(sl->tree);
-    struct ccnx_sync_hash sorted[SYNC_SEEN_MAX + 1];
-    struct ccnx_exclude_item items[SYNC_SEEN_MAX + 1];
-    struct ccnx_name n;
+    const uint8_t *node;
+    size_t node_len;
+    /* the nodes of the root we advise are built now, while it is ours: a
+     * neighbour asks for them a moment later, when names may have come */
+    (void)ccnx_sync_tree_root(sl->tree, &node, &node_len);
     struct ccnx_buf ib = CCNX_BUF_INIT;
-    ccnx_name_init(&n);
-    int rc = ccnx_name_copy(&n, &sl->ra_prefix);
-    rc = rc == 0 ? ccnx_name_append(&n, root->b, root->len) : rc;
-    struct ccnx_interest_params ip;
-    ccnx_interest_params_init(&ip);
-    ip.name = n.enc.data;
-    ip.name_len = n.enc.len;
-    ip.exclude = items;
-    ip.exclude_count = exclude_items(sl, sorted, items);
-    ip.scope = (int)r->set.sync.scope;
-    ip.lifetime_units = lifetime_units(r->set.sync.ra_lifetime_s);
-    rc = rc == 0 ? ccnx_interest_build(&ib, &ip) : rc;
+    int rc =
+        ccnx_sync_root_advise_interest(&ib, &sl->ra_prefix, root, &sl->seen, (int)r->set.sync.scope,
+                                       (unsigned)r->set.sync.ra_lifetime_s);
     struct ccnx_express_opts o = {advise_answered, advise_expired, sl, 0, 0, 0};
     rc = rc == 0 ? ccnx_client_express(r->c, ib.data, ib.len, &o, &sl->ra_id) : rc;
     if (rc != 0) {
@@ -173,7 +130,6 @@ void sync_advise(struct sync_slice *sl)
         ccnx_buf_free(&hex);
     }
     sl->advised = *root;
-    ccnx_name_free(&n);
     ccnx_buf_free(&ib);
 }
 
@@ -184,10 +140,8 @@ static int ask(struct sync_slice *sl, const struct ccnx_name *name, const struct
 
 void sync_fetch_root(struct sync_slice *sl, const struct ccnx_sync_hash *h)
 {
-    for (size_t i = 0; i < sl->nseen; i++) {
-        if (ccnx_sync_hash_equal(&sl->seen[i], h)) {
-            return; /* walked already */
-        }
+    if (ccnx_sync_seen_has(&sl->seen, h)) {
+        return; /* walked already */
     }
     if (sl->diff != NULL) {
         sl->later = *h; /* walked once this comparison ends */
@@ -208,6 +162,17 @@ void sync_fetch_root(struct sync_slice *sl, const struct ccnx_sync_hash *h)
     ccnx_name_free(&n);
 }
 
+/* The walk is over (done, or its root lost or refused): a root advised
+ * meanwhile is walked now. */
+static void walk_later(struct sync_slice *sl)
+{
+    struct ccnx_sync_hash later = sl->later;
+    ccnx_sync_hash_clear(&sl->later);
+    if (later.len > 0 && !ccnx_sync_hash_equal(&later, ccnx_sync_tree_hash(sl->tree))) {
+        sync_fetch_root(sl, &later);
+    }
+}
+
 static void node_came(void *arg, const uint8_t *obj, size_t len,
                       const struct ccnx_content_parsed *pc)
 {
@@ -223,9 +188,10 @@ static void node_came(void *arg, const uint8_t *obj, size_t len,
         sl->ag->refused++;
         sync_log(sl->ag, CCNR_WARNING, "a neighbour's node was refused");
         if (is_root) {
-            note_seen(sl, &h);                /* a lie: excluded from now on */
-            ccnx_sync_diff_destroy(sl->diff); /* nothing to walk */
+            ccnx_sync_seen_add(&sl->seen, &h); /* a lie: excluded from now on */
+            ccnx_sync_diff_destroy(sl->diff);  /* nothing to walk */
             sl->diff = NULL;
+            walk_later(sl);
         } else {
             sl->walk_incomplete = 1;
             ccnx_sync_diff_give_up(sl->diff, &h);
@@ -238,14 +204,21 @@ static void node_lost(void *arg)
 {
     struct sync_req *q = arg;
     struct sync_slice *sl = q->sl;
-    if (q->is_root) {
-        ccnx_sync_diff_destroy(sl->diff); /* it had nothing to walk */
+    int is_root = q->is_root;
+    if (is_root) {
+        /* gone from its tree (names came since), or the neighbour went
+         * away: nothing to walk */
+        ccnx_sync_diff_destroy(sl->diff);
         sl->diff = NULL;
     } else if (sl->diff != NULL) {
         sl->walk_incomplete = 1;
         ccnx_sync_diff_give_up(sl->diff, &q->hash);
     }
     forget(q);
+    if (is_root) {
+        walk_later(sl);
+        return;
+    }
     sync_pump(sl);
 }
 
@@ -316,10 +289,18 @@ static int ask(struct sync_slice *sl, const struct ccnx_name *name, const struct
     ip.name_len = name->enc.len;
     ip.scope = h->len > 0 ? (int)r->set.sync.scope : -1;
     ip.child_selector = h->len > 0 ? 1 : -1;
-    ip.lifetime_units = lifetime_units(r->set.sync.nf_lifetime_s);
+    /* A root heard in a neighbour's Root Advise Interest is asked for once,
+     * for ROOT_ASK_UNITS: one that exists comes back in milliseconds, but
+     * the root may be a follower's (ccnsyncwatch holds no nodes to give)
+     * or already gone from its tree, and the walk waits for it. */
+    ip.lifetime_units = is_root ? ROOT_ASK_UNITS : lifetime_units(r->set.sync.nf_lifetime_s);
     int rc = ccnx_interest_build(&ib, &ip);
-    struct ccnx_express_opts o = {
-        h->len > 0 ? node_came : content_came, h->len > 0 ? node_lost : content_lost, q, 0, 1, 0};
+    struct ccnx_express_opts o = {h->len > 0 ? node_came : content_came,
+                                  h->len > 0 ? node_lost : content_lost,
+                                  q,
+                                  0,
+                                  is_root ? 0 : 1,
+                                  0};
     rc = rc == 0 ? ccnx_client_express(r->c, ib.data, ib.len, &o, &q->id) : rc;
     ccnx_buf_free(&ib);
     if (rc != 0) {
@@ -378,13 +359,9 @@ void sync_pump(struct sync_slice *sl)
         ccnx_sync_diff_destroy(sl->diff);
         sl->diff = NULL;
         if (!sl->walk_incomplete && sl->verifying == 0) {
-            note_seen(sl, &sl->walking); /* all of it held: excluded from now on */
+            ccnx_sync_seen_add(&sl->seen, &sl->walking); /* all of it held: excluded from now on */
         }
-        struct ccnx_sync_hash later = sl->later;
-        ccnx_sync_hash_clear(&sl->later);
-        if (later.len > 0 && !ccnx_sync_hash_equal(&later, ccnx_sync_tree_hash(sl->tree))) {
-            sync_fetch_root(sl, &later);
-        }
+        walk_later(sl);
     }
 }
 

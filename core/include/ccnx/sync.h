@@ -100,6 +100,30 @@ int ccnx_sync_slice_prefix(const struct ccnx_sync_slice *s, const char *marker,
  * a GONE object at a newer version deletes it). */
 int ccnx_sync_slice_config_name(const struct ccnx_sync_slice *s, struct ccnx_name *out);
 
+/* ---- Root Advise ---- */
+
+/* The roots a Root Advise excludes besides its own: the last
+ * CCNX_SYNC_SEEN_MAX roots heard from neighbours (walked, or refused as a
+ * lie), a ring, each once. Zeroed memory is an empty set. */
+#define CCNX_SYNC_SEEN_MAX 32
+struct ccnx_sync_seen {
+    struct ccnx_sync_hash h[CCNX_SYNC_SEEN_MAX];
+    size_t n, next;
+};
+void ccnx_sync_seen_add(struct ccnx_sync_seen *s, const struct ccnx_sync_hash *h);
+int ccnx_sync_seen_has(const struct ccnx_sync_seen *s, const struct ccnx_sync_hash *h);
+void ccnx_sync_seen_clear(struct ccnx_sync_seen *s);
+
+/* A Root Advise Interest, as the reference sends it: ra_prefix
+ * (ccnx_sync_slice_prefix with CCNX_SYNC_RA_MARKER) and our root, an
+ * Exclude of our root and every root in seen (canonical order, each once;
+ * an empty root is left out), the scope (-1: none) and a lifetime in
+ * seconds. Replaces out. */
+int ccnx_sync_root_advise_interest(struct ccnx_buf *out, const struct ccnx_name *ra_prefix,
+                                   const struct ccnx_sync_hash *root,
+                                   const struct ccnx_sync_seen *seen, int scope,
+                                   unsigned lifetime_s);
+
 /* ---- Nodes ---- */
 
 /* A parsed SyncNode: offsets into the caller's buffer. */
@@ -148,7 +172,11 @@ int ccnx_sync_tree_name(struct ccnx_sync_tree *t, size_t i, const uint8_t **name
 /* The root node's encoding (built after changes); CCNX_E_NOTFOUND when
  * the tree is empty (an empty collection has no node). */
 int ccnx_sync_tree_root(struct ccnx_sync_tree *t, const uint8_t **p, size_t *n);
-/* The node whose hash is h, for a Node Fetch; CCNX_E_NOTFOUND if none. */
+/* The node whose hash is h, for a Node Fetch: among the nodes of the last
+ * build and of the eight builds before it, so that a neighbour walking a
+ * root we gave out a moment ago still finds its nodes; CCNX_E_NOTFOUND if
+ * none. The tree is rebuilt here only when h is its current root (the
+ * sum ccnx_sync_tree_hash gives) or nothing was built yet. */
 int ccnx_sync_tree_node(struct ccnx_sync_tree *t, const struct ccnx_sync_hash *h, const uint8_t **p,
                         size_t *n);
 /* How many nodes the tree has now (after building). */

@@ -4,6 +4,7 @@
 #include <ccnx/ccnb.h>
 #include <ccnx/dtag_values.h>
 #include <ccnx/error.h>
+#include <ccnx/interest.h>
 #include <ccnx/key.h>
 
 #include <stdlib.h>
@@ -319,4 +320,73 @@ int ccnx_sync_slice_prefix(const struct ccnx_sync_slice *s, const char *marker,
     rc = rc == 0 ? ccnx_name_copy(out, &s->topo) : rc;
     rc = rc == 0 ? ccnx_name_append(out, marker, strlen(marker)) : rc;
     return rc == 0 ? ccnx_name_append(out, h, sizeof h) : rc;
+}
+
+/* ---- Root Advise ---- */
+
+void ccnx_sync_seen_add(struct ccnx_sync_seen *s, const struct ccnx_sync_hash *h)
+{
+    if (ccnx_sync_seen_has(s, h)) {
+        return;
+    }
+    s->h[s->next] = *h;
+    s->next = (s->next + 1) % CCNX_SYNC_SEEN_MAX;
+    s->n += s->n < CCNX_SYNC_SEEN_MAX;
+}
+
+int ccnx_sync_seen_has(const struct ccnx_sync_seen *s, const struct ccnx_sync_hash *h)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        if (ccnx_sync_hash_equal(&s->h[i], h)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+void ccnx_sync_seen_clear(struct ccnx_sync_seen *s)
+{
+    s->n = 0;
+    s->next = 0;
+}
+
+static int hash_order(const void *a, const void *b)
+{
+    return ccnx_sync_hash_compare(a, b);
+}
+
+int ccnx_sync_root_advise_interest(struct ccnx_buf *out, const struct ccnx_name *ra_prefix,
+                                   const struct ccnx_sync_hash *root,
+                                   const struct ccnx_sync_seen *seen, int scope,
+                                   unsigned lifetime_s)
+{
+    struct ccnx_sync_hash sorted[CCNX_SYNC_SEEN_MAX + 1];
+    struct ccnx_exclude_item items[CCNX_SYNC_SEEN_MAX + 1];
+    size_t n = seen->n, k = 0;
+    memcpy(sorted, seen->h, n * sizeof *sorted);
+    sorted[n++] = *root;
+    qsort(sorted, n, sizeof *sorted, hash_order);
+    for (size_t i = 0; i < n; i++) {
+        if (sorted[i].len > 0 &&
+            (k == 0 || ccnx_sync_hash_compare(&sorted[i], &sorted[i - 1]) != 0)) {
+            items[k++] =
+                (struct ccnx_exclude_item){CCNX_EXCLUDE_COMPONENT, sorted[i].b, sorted[i].len};
+        }
+    }
+    struct ccnx_name nm;
+    ccnx_name_init(&nm);
+    int rc = ccnx_name_copy(&nm, ra_prefix);
+    rc = rc == 0 ? ccnx_name_append(&nm, root->b, root->len) : rc;
+    struct ccnx_interest_params ip;
+    ccnx_interest_params_init(&ip);
+    ip.name = nm.enc.data;
+    ip.name_len = nm.enc.len;
+    ip.exclude = items;
+    ip.exclude_count = k;
+    ip.scope = scope;
+    ip.lifetime_units = (int64_t)lifetime_s * 4096;
+    ccnx_buf_reset(out);
+    rc = rc == 0 ? ccnx_interest_build(out, &ip) : rc;
+    ccnx_name_free(&nm);
+    return rc;
 }

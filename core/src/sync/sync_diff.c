@@ -132,10 +132,8 @@ static int walk(struct ccnx_sync_diff *d, const uint8_t *p, const struct ccnx_sy
             continue;
         }
         struct ccnx_sync_hash h;
-        const uint8_t *ours;
-        size_t n;
         ccnx_sync_hash_set(&h, p + e.off, e.len);
-        if (ccnx_sync_tree_node(d->local, &h, &ours, &n) == 0) {
+        if (sync_tree_built_has(d->local, &h)) {
             d->stats.skipped++; /* we have that very node */
             continue;
         }

@@ -11,8 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SEEN_MAX  32 /* walked roots excluded from our Root Advise */
-#define BUSY_MAX  4  /* Node Fetch Interests out at once */
+#define BUSY_MAX  4 /* Node Fetch Interests out at once */
 #define NF_TRIES  2
 #define NF_LIFE_S 4
 #define RETRY_MS  1000 /* after a neighbour's root was refused */
@@ -34,11 +33,11 @@ struct ccnx_sync_follow {
     void *arg;
     int scope, lifetime_s;
     uint64_t ra_id;
-    struct ccnx_sync_hash seen[SEEN_MAX];
-    size_t nseen, seen_next;
+    struct ccnx_sync_seen seen; /* walked roots, excluded from our Root Advise */
     struct ccnx_sync_diff *diff;
     struct ccnx_sync_hash diff_root;
-    int silent; /* walking the start root: its names are not new */
+    int silent;     /* walking the start root: its names are not new */
+    int incomplete; /* a node of the walk did not come: its root is walked again */
     struct nf_req *reqs;
     unsigned busy;
     uint64_t retry_timer; /* a Root Advise after a refused answer */
@@ -52,23 +51,6 @@ void ccnx_sync_follow_params_init(struct ccnx_sync_follow_params *p)
     memset(p, 0, sizeof *p);
     p->scope = 1;
     p->lifetime_s = CCNX_SYNC_RA_LIFETIME;
-}
-
-static void note_seen(struct ccnx_sync_follow *f, const struct ccnx_sync_hash *h)
-{
-    f->seen[f->seen_next] = *h;
-    f->seen_next = (f->seen_next + 1) % SEEN_MAX;
-    f->nseen += f->nseen < SEEN_MAX;
-}
-
-static int was_seen(const struct ccnx_sync_follow *f, const struct ccnx_sync_hash *h)
-{
-    for (size_t i = 0; i < f->nseen; i++) {
-        if (ccnx_sync_hash_equal(&f->seen[i], h)) {
-            return 1;
-        }
-    }
-    return 0;
 }
 
 /* ---- Node Fetch ---- */
@@ -93,6 +75,25 @@ static void end_walk(struct ccnx_sync_follow *f)
     ccnx_sync_diff_destroy(f->diff);
     f->diff = NULL;
     f->silent = 0;
+    f->incomplete = 0;
+}
+
+/* A root is excluded from our Root Advise once all of it was walked, or
+ * when it lied; a walk that lost a node (a neighbour busy, or its tree
+ * changed meanwhile) leaves its root to be advised again, after a pause
+ * (a forwarder's cache may answer with the same root at once). */
+static void walk_ended(struct ccnx_sync_follow *f, int lied)
+{
+    int again = f->incomplete && !lied;
+    if (!again) {
+        ccnx_sync_seen_add(&f->seen, &f->diff_root);
+    }
+    end_walk(f);
+    if (again || lied) {
+        retry_later(f);
+    } else {
+        advise(f); /* with the new root: what else is there? */
+    }
 }
 
 static void node_came(void *arg, const uint8_t *obj, size_t len,
@@ -105,37 +106,35 @@ static void node_came(void *arg, const uint8_t *obj, size_t len,
     struct ccnx_sync_hash h = q->hash;
     forget(q);
     if (is_root) {
-        note_seen(f, &h);
         f->diff_root = h;
     }
     if (f->diff != NULL &&
         ccnx_sync_diff_feed(f->diff, obj + pc->content_value.off, pc->content_value.len) != 0) {
         if (is_root) {
-            end_walk(f); /* a root that does not check: nothing to walk */
-        } else {
-            ccnx_sync_diff_give_up(f->diff, &h);
+            walk_ended(f, 1); /* a root that does not check: nothing to walk */
+            return;
         }
+        ccnx_sync_diff_give_up(f->diff, &h);
     }
     pump(f);
-    if (f->diff == NULL && f->ra_id == 0) {
-        advise(f);
-    }
 }
 
 static void node_lost(void *arg)
 {
     struct nf_req *q = arg;
     struct ccnx_sync_follow *f = q->f;
-    if (q->is_root) {
-        end_walk(f);
-    } else if (f->diff != NULL) {
+    int is_root = q->is_root;
+    if (f->diff != NULL && !is_root) {
         ccnx_sync_diff_give_up(f->diff, &q->hash);
     }
     forget(q);
-    pump(f);
-    if (f->diff == NULL && f->ra_id == 0) {
+    if (is_root) {
+        end_walk(f); /* the start root is gone: follow from what is there */
         advise(f);
+        return;
     }
+    f->incomplete = 1;
+    pump(f);
 }
 
 static int fetch_node(struct ccnx_sync_follow *f, const struct ccnx_sync_hash *h, int is_root)
@@ -189,17 +188,11 @@ static void pump(struct ccnx_sync_follow *f)
     }
     ccnx_buf_free(&name);
     if (f->diff != NULL && f->busy == 0 && ccnx_sync_diff_done(f->diff)) {
-        end_walk(f);
-        advise(f); /* with the new root: what else is there? */
+        walk_ended(f, 0);
     }
 }
 
 /* ---- Root Advise ---- */
-
-static int hash_order(const void *a, const void *b)
-{
-    return ccnx_sync_hash_compare(a, b);
-}
 
 static void advised_answered(void *arg, const uint8_t *obj, size_t len,
                              const struct ccnx_content_parsed *pc)
@@ -213,17 +206,14 @@ static void advised_answered(void *arg, const uint8_t *obj, size_t len,
     ccnx_name_init(&n);
     if (f->diff == NULL && ccnx_name_set_ccnb(&n, obj + pc->name.off, pc->name.len) == 0 &&
         ccnx_name_comp(&n, f->ra_prefix.count + 1, &root) == 0 &&
-        ccnx_sync_hash_set(&h, root.p, root.n) == 0 && !was_seen(f, &h) &&
+        ccnx_sync_hash_set(&h, root.p, root.n) == 0 && !ccnx_sync_seen_has(&f->seen, &h) &&
         ccnx_sync_diff_create(f->seen_names, &f->diff) == 0) {
-        note_seen(f, &h); /* walked, or refused: excluded from now on */
-        if (ccnx_sync_diff_feed(f->diff, obj + pc->content_value.off, pc->content_value.len) != 0) {
-            end_walk(f);
-            ccnx_name_free(&n);
-            retry_later(f); /* not at once: a liar would answer again at once */
-            return;
-        }
         f->diff_root = h;
         ccnx_name_free(&n);
+        if (ccnx_sync_diff_feed(f->diff, obj + pc->content_value.off, pc->content_value.len) != 0) {
+            walk_ended(f, 1); /* excluded, advised again after a pause: a liar answers at once */
+            return;
+        }
         pump(f);
         return;
     }
@@ -250,6 +240,9 @@ static void advise_expired(void *arg)
 {
     struct ccnx_sync_follow *f = arg;
     f->ra_id = 0;
+    /* Nobody answered for a whole lifetime: exclude nothing but our root
+     * next time, so that a root taken as walked is offered again. */
+    ccnx_sync_seen_clear(&f->seen);
     advise(f);
 }
 
@@ -258,39 +251,13 @@ static void advise(struct ccnx_sync_follow *f)
     if (f->ra_id != 0 || f->diff != NULL) {
         return;
     }
-    const struct ccnx_sync_hash *root = ccnx_sync_tree_hash(f->seen_names);
-    struct ccnx_sync_hash sorted[SEEN_MAX + 1];
-    struct ccnx_exclude_item items[SEEN_MAX + 1];
-    size_t n = f->nseen, k = 0;
-    memcpy(sorted, f->seen, n * sizeof *sorted);
-    sorted[n++] = *root;
-    qsort(sorted, n, sizeof *sorted, hash_order);
-    for (size_t i = 0; i < n; i++) {
-        if (sorted[i].len > 0 &&
-            (k == 0 || ccnx_sync_hash_compare(&sorted[i], &sorted[i - 1]) != 0)) {
-            items[k++] =
-                (struct ccnx_exclude_item){CCNX_EXCLUDE_COMPONENT, sorted[i].b, sorted[i].len};
-        }
-    }
-    struct ccnx_name nm;
     struct ccnx_buf ib = CCNX_BUF_INIT;
-    ccnx_name_init(&nm);
-    int rc = ccnx_name_copy(&nm, &f->ra_prefix);
-    rc = rc == 0 ? ccnx_name_append(&nm, root->b, root->len) : rc;
-    struct ccnx_interest_params ip;
-    ccnx_interest_params_init(&ip);
-    ip.name = nm.enc.data;
-    ip.name_len = nm.enc.len;
-    ip.exclude = items;
-    ip.exclude_count = k;
-    ip.scope = f->scope;
-    ip.lifetime_units = (int64_t)f->lifetime_s * 4096;
-    rc = rc == 0 ? ccnx_interest_build(&ib, &ip) : rc;
+    int rc = ccnx_sync_root_advise_interest(&ib, &f->ra_prefix, ccnx_sync_tree_hash(f->seen_names),
+                                            &f->seen, f->scope, (unsigned)f->lifetime_s);
     struct ccnx_express_opts o = {advised_answered, advise_expired, f, 0, 0, 0};
     if (rc != 0 || ccnx_client_express(f->c, ib.data, ib.len, &o, &f->ra_id) != 0) {
         f->ra_id = 0;
     }
-    ccnx_name_free(&nm);
     ccnx_buf_free(&ib);
 }
 

@@ -22,4 +22,10 @@ void sync_node_open(struct ccnx_buf *out);
 void sync_node_add_hash(struct ccnx_buf *out, const struct ccnx_sync_hash *h);
 int sync_node_close(struct ccnx_buf *out, const struct sync_node_tail *t);
 
+/* 1 when the tree's last build (made now if there was none) has a node of
+ * hash h, nothing retired: what the diff takes as "we hold that very
+ * node". Not rebuilt for names added since: the diff adds names as it
+ * goes, and a rebuild per node would cost the whole tree each time. */
+int sync_tree_built_has(struct ccnx_sync_tree *t, const struct ccnx_sync_hash *h);
+
 #endif

@@ -11,7 +11,13 @@
  * whose hash's last byte is a multiple of NODE_SPLIT (or at NODE_MAX_KIDS
  * children): boundaries depend on the names, not on their positions, so an
  * added name changes one leaf and the nodes above it, and a neighbour that
- * shares most of our names shares most of our nodes. */
+ * shares most of our names shares most of our nodes.
+ *
+ * Nodes that a rebuild replaced stay answerable for RETIRED_GENS more
+ * rebuilds: a neighbour walks the root we advised a moment ago, and while
+ * names keep coming (a repository ingesting a file rebuilds on every
+ * heartbeat) that root's nodes would otherwise be gone before it asks for
+ * them, leaving its walk to wait out each Node Fetch's lifetime. */
 #include "sync/sync_internal.h"
 
 #include <ccnx/error.h>
@@ -25,6 +31,7 @@
 #define NODE_SPLIT     16
 #define NODE_MAX_KIDS  64
 #define SLAB           1024
+#define RETIRED_GENS   8
 
 struct name_ent {
     struct ccnx_hnode hn;
@@ -37,6 +44,18 @@ struct built {
     size_t off, len; /* in nodes */
     size_t min, max; /* indexes of its first and last names in order */
     uint64_t leaf_count, depth, byte_count;
+};
+
+/* The nodes one rebuild replaced: their encodings, and an index sorted by
+ * hash. */
+struct retired_node {
+    struct ccnx_sync_hash hash;
+    size_t off, len; /* in nodes */
+};
+struct retired {
+    struct ccnx_buf nodes;
+    struct retired_node *idx;
+    size_t n;
 };
 
 struct ccnx_sync_tree {
@@ -52,6 +71,8 @@ struct ccnx_sync_tree {
     struct built *built; /* every node, the root last */
     size_t nbuilt, built_cap;
     struct built **by_hash; /* the same, sorted by hash */
+    struct retired retired[RETIRED_GENS];
+    size_t retired_next; /* the oldest generation, replaced next */
 };
 
 int ccnx_sync_tree_create(struct ccnx_sync_tree **out)
@@ -80,6 +101,10 @@ void ccnx_sync_tree_destroy(struct ccnx_sync_tree *t)
     free(t->order);
     free(t->built);
     free(t->by_hash);
+    for (size_t i = 0; i < RETIRED_GENS; i++) {
+        ccnx_buf_free(&t->retired[i].nodes);
+        free(t->retired[i].idx);
+    }
     free(t);
 }
 
@@ -399,14 +424,99 @@ static int built_compare(const void *a, const void *b)
     return ccnx_sync_hash_compare(&x->hash, &y->hash);
 }
 
+static const struct built *find_built(const struct ccnx_sync_tree *t,
+                                      const struct ccnx_sync_hash *h)
+{
+    size_t lo = 0, hi = t->nbuilt;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = ccnx_sync_hash_compare(&t->by_hash[mid]->hash, h);
+        if (c == 0) {
+            return t->by_hash[mid];
+        }
+        if (c < 0) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return NULL;
+}
+
+static const struct retired_node *find_retired(const struct retired *g,
+                                               const struct ccnx_sync_hash *h)
+{
+    size_t lo = 0, hi = g->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = ccnx_sync_hash_compare(&g->idx[mid].hash, h);
+        if (c == 0) {
+            return &g->idx[mid];
+        }
+        if (c < 0) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return NULL;
+}
+
+/* The previous build's nodes, moved aside while the new one is made. */
+struct old_build {
+    struct ccnx_buf nodes;
+    struct built *built;
+    size_t nbuilt;
+    struct built **by_hash;
+};
+
+static void take_old(struct ccnx_sync_tree *t, struct old_build *o)
+{
+    o->nodes = t->nodes;
+    o->built = t->built;
+    o->nbuilt = t->nbuilt;
+    o->by_hash = t->by_hash;
+    ccnx_buf_init(&t->nodes);
+    t->built = NULL;
+    t->by_hash = NULL;
+    t->nbuilt = t->built_cap = 0;
+}
+
+/* Keeps the old nodes the new build lacks as the newest retired
+ * generation (the oldest one goes), then frees the old build. A failure
+ * only loses the retired copies. */
+static void retire_old(struct ccnx_sync_tree *t, struct old_build *o)
+{
+    struct retired *g = &t->retired[t->retired_next];
+    t->retired_next = (t->retired_next + 1) % RETIRED_GENS;
+    ccnx_buf_reset(&g->nodes);
+    g->n = 0;
+    free(g->idx);
+    g->idx = o->nbuilt > 0 ? malloc(o->nbuilt * sizeof *g->idx) : NULL;
+    for (size_t i = 0; g->idx != NULL && i < o->nbuilt; i++) {
+        const struct built *b = o->by_hash[i]; /* in hash order: the index stays sorted */
+        if (find_built(t, &b->hash) != NULL) {
+            continue;
+        }
+        g->idx[g->n] = (struct retired_node){b->hash, g->nodes.len, b->len};
+        if (ccnx_buf_append(&g->nodes, o->nodes.data + b->off, b->len) != 0) {
+            break;
+        }
+        g->n++;
+    }
+    ccnx_buf_free(&o->nodes);
+    free(o->built);
+    free(o->by_hash);
+}
+
 static int build(struct ccnx_sync_tree *t)
 {
     if (!t->dirty) {
         return 0;
     }
     int rc = settle(t);
-    ccnx_buf_reset(&t->nodes);
-    t->nbuilt = 0;
+    struct old_build old;
+    take_old(t, &old);
     rc = rc == 0 ? build_leaves(t) : rc;
     size_t lo = 0;
     while (rc == 0 && t->nbuilt - lo > 1) {
@@ -414,18 +524,24 @@ static int build(struct ccnx_sync_tree *t)
         rc = build_level(t, lo, hi);
         lo = hi;
     }
-    free(t->by_hash);
     t->by_hash = rc == 0 ? malloc((t->nbuilt + 1) * sizeof *t->by_hash) : NULL;
     if (rc != 0 || t->by_hash == NULL) {
         t->nbuilt = 0;
+        retire_old(t, &old);
         return rc != 0 ? rc : CCNX_E_NOMEM;
     }
     for (size_t i = 0; i < t->nbuilt; i++) {
         t->by_hash[i] = &t->built[i];
     }
     qsort(t->by_hash, t->nbuilt, sizeof *t->by_hash, built_compare);
+    retire_old(t, &old);
     t->dirty = 0;
     return 0;
+}
+
+int sync_tree_built_has(struct ccnx_sync_tree *t, const struct ccnx_sync_hash *h)
+{
+    return (t->nbuilt > 0 || build(t) == 0) && find_built(t, h) != NULL;
 }
 
 int ccnx_sync_tree_root(struct ccnx_sync_tree *t, const uint8_t **p, size_t *n)
@@ -446,23 +562,28 @@ int ccnx_sync_tree_root(struct ccnx_sync_tree *t, const uint8_t **p, size_t *n)
 int ccnx_sync_tree_node(struct ccnx_sync_tree *t, const struct ccnx_sync_hash *h, const uint8_t **p,
                         size_t *n)
 {
-    int rc = build(t);
+    /* A rebuild only when the current root itself is asked for (its hash,
+     * a sum, goes out in Root Advise before any node is built): the other
+     * nodes asked for belong to a root given out earlier, and a rebuild for
+     * each Node Fetch while names arrive would cost the whole tree each
+     * time and retire what is being walked. */
+    int rc = t->nbuilt == 0 || ccnx_sync_hash_equal(h, &t->total) ? build(t) : 0;
     if (rc != 0) {
         return rc;
     }
-    size_t lo = 0, hi = t->nbuilt;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        int c = ccnx_sync_hash_compare(&t->by_hash[mid]->hash, h);
-        if (c == 0) {
-            *p = t->nodes.data + t->by_hash[mid]->off;
-            *n = t->by_hash[mid]->len;
+    const struct built *b = find_built(t, h);
+    if (b != NULL) {
+        *p = t->nodes.data + b->off;
+        *n = b->len;
+        return 0;
+    }
+    for (size_t k = 1; k <= RETIRED_GENS; k++) { /* the newest generation first */
+        const struct retired *g = &t->retired[(t->retired_next + RETIRED_GENS - k) % RETIRED_GENS];
+        const struct retired_node *r = find_retired(g, h);
+        if (r != NULL) {
+            *p = g->nodes.data + r->off;
+            *n = r->len;
             return 0;
-        }
-        if (c < 0) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
         }
     }
     return CCNX_E_NOTFOUND;

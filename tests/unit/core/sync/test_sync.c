@@ -9,6 +9,7 @@
 #include <ccnx/content.h>
 #include <ccnx/content_sign.h>
 #include <ccnx/error.h>
+#include <ccnx/interest.h>
 #include <ccnx/key.h>
 #include <ccnx/name.h>
 #include <ccnx/sync.h>
@@ -211,6 +212,62 @@ static void test_node_vectors(void **state)
     ccnx_buf_free(&obj);
 }
 
+/* Our Root Advise for the reference's prefix, root and seen roots (given
+ * out of order, one twice, its own root among them) is its Interest: the
+ * same Name, Exclude, Scope and lifetime bytes (the Nonce aside). */
+static void test_root_advise_same_as_reference(void **state)
+{
+    (void)state;
+    struct ccnx_buf ref, ours = CCNX_BUF_INIT;
+    read_sync_vector("sync_ra_interest.ccnb", &ref);
+    struct ccnx_interest_parsed rp, op;
+    assert_int_equal(ccnx_interest_parse(ref.data, ref.len, &rp), 0);
+    struct ccnx_name name, prefix;
+    ccnx_name_init(&name);
+    ccnx_name_init(&prefix);
+    assert_int_equal(ccnx_name_set_ccnb(&name, ref.data + rp.name.off, rp.name.len), 0);
+    struct ccnx_comp root_comp;
+    assert_int_equal(ccnx_name_comp(&name, name.count - 1, &root_comp), 0);
+    assert_int_equal(ccnx_name_copy(&prefix, &name), 0);
+    assert_int_equal(ccnx_name_truncate(&prefix, name.count - 1), 0);
+    struct ccnx_sync_hash root;
+    assert_int_equal(ccnx_sync_hash_set(&root, root_comp.p, root_comp.n), 0);
+    struct ccnx_sync_seen seen;
+    memset(&seen, 0, sizeof seen);
+    struct ccnx_sync_hash excluded[8];
+    size_t n = 0;
+    struct ccnx_exclude_iter it;
+    struct ccnx_exclude_item item;
+    assert_int_equal(ccnx_exclude_iter_init(&it, ref.data, rp.exclude), 0);
+    while (ccnx_exclude_iter_next(&it, &item) == 1 && n < 8) {
+        assert_int_equal(ccnx_sync_hash_set(&excluded[n++], item.p, item.n), 0);
+    }
+    assert_true(n >= 3);
+    for (size_t i = n; i-- > 0;) {
+        ccnx_sync_seen_add(&seen, &excluded[i]);
+    }
+    ccnx_sync_seen_add(&seen, &excluded[0]);
+    assert_int_equal(seen.n, n); /* each once */
+    assert_int_equal(ccnx_sync_root_advise_interest(&ours, &prefix, &root, &seen, rp.scope,
+                                                    (unsigned)(rp.lifetime / 4096)),
+                     0);
+    assert_int_equal(ccnx_interest_parse(ours.data, ours.len, &op), 0);
+    assert_int_equal(op.name.len, rp.name.len);
+    assert_memory_equal(ours.data + op.name.off, ref.data + rp.name.off, rp.name.len);
+    assert_int_equal(op.exclude.len, rp.exclude.len);
+    assert_memory_equal(ours.data + op.exclude.off, ref.data + rp.exclude.off, rp.exclude.len);
+    assert_int_equal(op.scope, 2);
+    assert_int_equal(op.lifetime_value.len, rp.lifetime_value.len);
+    assert_memory_equal(ours.data + op.lifetime_value.off, ref.data + rp.lifetime_value.off,
+                        rp.lifetime_value.len);
+    ccnx_sync_seen_clear(&seen);
+    assert_false(ccnx_sync_seen_has(&seen, &excluded[0]));
+    ccnx_name_free(&name);
+    ccnx_name_free(&prefix);
+    ccnx_buf_free(&ours);
+    ccnx_buf_free(&ref);
+}
+
 /* Our leaf over the names of the reference's leaf is the same bytes. */
 static void test_leaf_same_as_reference(void **state)
 {
@@ -331,6 +388,39 @@ static void test_tree_nodes(void **state)
     ccnx_sync_tree_destroy(t);
 }
 
+/* A root advised before names were added stays answerable while a
+ * neighbour walks it: its node is found by hash after later rebuilds,
+ * and is dropped only after eight more. */
+static void test_tree_keeps_replaced_nodes(void **state)
+{
+    (void)state;
+    struct ccnx_sync_tree *t = tree_of(0, 2000);
+    const uint8_t *root, *p;
+    size_t n, pn;
+    assert_int_equal(ccnx_sync_tree_root(t, &root, &n), 0);
+    struct ccnx_buf first = CCNX_BUF_INIT;
+    ccnx_buf_append(&first, root, n);
+    struct ccnx_sync_hash h = *ccnx_sync_tree_hash(t);
+    struct ccnx_buf b = CCNX_BUF_INIT;
+    for (unsigned round = 1; round <= 9; round++) {
+        make_name(&b, 100000u + round, 1);
+        assert_int_equal(ccnx_sync_tree_add(t, b.data, b.len), 1);
+        assert_int_equal(ccnx_sync_tree_root(t, &root, &n), 0); /* a rebuild */
+        assert_false(ccnx_sync_hash_equal(&h, ccnx_sync_tree_hash(t)));
+        int rc = ccnx_sync_tree_node(t, &h, &p, &pn);
+        if (round <= 8) {
+            assert_int_equal(rc, 0);
+            assert_int_equal(pn, first.len);
+            assert_memory_equal(p, first.data, pn);
+        } else {
+            assert_int_equal(rc, CCNX_E_NOTFOUND);
+        }
+    }
+    ccnx_buf_free(&b);
+    ccnx_buf_free(&first);
+    ccnx_sync_tree_destroy(t);
+}
+
 /* Runs a diff of `local` against `remote`'s nodes until it is done. */
 static struct ccnx_sync_diff *diff_against(struct ccnx_sync_tree *local,
                                            struct ccnx_sync_tree *remote)
@@ -415,8 +505,10 @@ int main(void)
         cmocka_unit_test(test_slice_covers),
         cmocka_unit_test(test_node_vectors),
         cmocka_unit_test(test_leaf_same_as_reference),
+        cmocka_unit_test(test_root_advise_same_as_reference),
         cmocka_unit_test(test_node_refused),
         cmocka_unit_test(test_tree_nodes),
+        cmocka_unit_test(test_tree_keeps_replaced_nodes),
         cmocka_unit_test(test_diff_finds_missing),
         cmocka_unit_test(test_diff_refuses),
     };
