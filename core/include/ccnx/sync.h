@@ -173,7 +173,8 @@ int ccnx_sync_tree_name(struct ccnx_sync_tree *t, size_t i, const uint8_t **name
  * the tree is empty (an empty collection has no node). */
 int ccnx_sync_tree_root(struct ccnx_sync_tree *t, const uint8_t **p, size_t *n);
 /* The node whose hash is h, for a Node Fetch: among the nodes of the last
- * build and of the eight builds before it, so that a neighbour walking a
+ * build and of the 32 builds before it (within twice the tree's bytes, the
+ * oldest dropped first), so that a neighbour walking a
  * root we gave out a moment ago still finds its nodes; CCNX_E_NOTFOUND if
  * none. The tree is rebuilt here only when h is its current root (the
  * sum ccnx_sync_tree_hash gives) or nothing was built yet. */

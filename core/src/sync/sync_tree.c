@@ -14,10 +14,13 @@
  * shares most of our names shares most of our nodes.
  *
  * Nodes that a rebuild replaced stay answerable for RETIRED_GENS more
- * rebuilds: a neighbour walks the root we advised a moment ago, and while
- * names keep coming (a repository ingesting a file rebuilds on every
- * heartbeat) that root's nodes would otherwise be gone before it asks for
- * them, leaving its walk to wait out each Node Fetch's lifetime. */
+ * rebuilds, as long as they take no more than twice the current tree's
+ * bytes (RETIRED_MIN_BYTES at least; the oldest go first): a neighbour
+ * walks the root we advised a moment ago, and while names keep coming (a
+ * repository ingesting a file rebuilds on every heartbeat and for every
+ * Root Advise it answers) that root's nodes would otherwise be gone before
+ * it asks for them, leaving its walk to wait out each Node Fetch's
+ * lifetime. */
 #include "sync/sync_internal.h"
 
 #include <ccnx/error.h>
@@ -31,7 +34,8 @@
 #define NODE_SPLIT     16
 #define NODE_MAX_KIDS  64
 #define SLAB           1024
-#define RETIRED_GENS   8
+#define RETIRED_GENS      32
+#define RETIRED_MIN_BYTES (256 * 1024)
 
 struct name_ent {
     struct ccnx_hnode hn;
@@ -482,6 +486,29 @@ static void take_old(struct ccnx_sync_tree *t, struct old_build *o)
     t->nbuilt = t->built_cap = 0;
 }
 
+/* Empties the oldest generations (never `newest`) while the retired
+ * nodes take more than the budget. */
+static void drop_oldest_beyond_budget(struct ccnx_sync_tree *t, const struct retired *newest)
+{
+    size_t total = 0, budget = 2 * t->nodes.len;
+    budget = budget > RETIRED_MIN_BYTES ? budget : RETIRED_MIN_BYTES;
+    for (size_t i = 0; i < RETIRED_GENS; i++) {
+        total += t->retired[i].nodes.len;
+    }
+    for (size_t i = 0; i < RETIRED_GENS && total > budget; i++) {
+        struct retired *g = &t->retired[(t->retired_next + i) % RETIRED_GENS]; /* oldest first */
+        if (g == newest) {
+            break;
+        }
+        total -= g->nodes.len;
+        ccnx_buf_free(&g->nodes);
+        ccnx_buf_init(&g->nodes);
+        free(g->idx);
+        g->idx = NULL;
+        g->n = 0;
+    }
+}
+
 /* Keeps the old nodes the new build lacks as the newest retired
  * generation (the oldest one goes), then frees the old build. A failure
  * only loses the retired copies. */
@@ -507,6 +534,7 @@ static void retire_old(struct ccnx_sync_tree *t, struct old_build *o)
     ccnx_buf_free(&o->nodes);
     free(o->built);
     free(o->by_hash);
+    drop_oldest_beyond_budget(t, g);
 }
 
 static int build(struct ccnx_sync_tree *t)
