@@ -29,11 +29,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LEAF_SPLIT     32
-#define LEAF_MAX_BYTES 3000
-#define NODE_SPLIT     16
-#define NODE_MAX_KIDS  64
-#define SLAB           1024
+#define LEAF_SPLIT        32
+#define LEAF_MAX_BYTES    3000
+#define NODE_SPLIT        16
+#define NODE_MAX_KIDS     64
+#define SLAB              1024
 #define RETIRED_GENS      32
 #define RETIRED_MIN_BYTES (256 * 1024)
 
