@@ -240,6 +240,8 @@ static void content_checked(void *arg, int result, const char *error, const uint
     }
     if (ccnr_write_store(sl->ag->r, obj, len) >= 0) {
         sl->ag->names_fetched++;
+    } else {
+        sl->walk_incomplete = 1; /* not stored: asked again when that root is walked again */
     }
 }
 

@@ -440,6 +440,61 @@ static struct ccnx_sync_diff *diff_against(struct ccnx_sync_tree *local,
     return d;
 }
 
+static struct ccnx_sync_tree *tree_in_order(unsigned from, unsigned to)
+{
+    struct ccnx_sync_tree *t;
+    assert_int_equal(ccnx_sync_tree_create(&t), 0);
+    struct ccnx_buf b = CCNX_BUF_INIT;
+    for (unsigned i = from; i < to; i++) {
+        make_name(&b, i, 1);
+        assert_int_equal(ccnx_sync_tree_add(t, b.data, b.len), 1);
+    }
+    ccnx_buf_free(&b);
+    return t;
+}
+
+/* As a repository walks: the names found missing are fetched and added to
+ * the local tree while the walk goes on, and the local tree is built (as
+ * its root is advised) now and then. */
+static void test_diff_while_names_arrive(void **state)
+{
+    (void)state;
+    struct ccnx_sync_tree *a = tree_in_order(0, 1100), *b = tree_in_order(0, 10000);
+    struct ccnx_sync_diff *d;
+    assert_int_equal(ccnx_sync_diff_create(a, &d), 0);
+    const uint8_t *p;
+    size_t n;
+    assert_int_equal(ccnx_sync_tree_root(b, &p, &n), 0);
+    assert_int_equal(ccnx_sync_diff_feed(d, p, n), 0);
+    struct ccnx_sync_hash want;
+    struct ccnx_buf name = CCNX_BUF_INIT;
+    size_t found = 0, rounds = 0;
+    for (;;) {
+        while (ccnx_sync_diff_next_missing(d, &name) == 1) {
+            assert_int_equal(ccnx_sync_tree_add(a, name.data, name.len), 1);
+            found++;
+        }
+        if (++rounds % 7 == 0) {
+            assert_int_equal(ccnx_sync_tree_root(a, &p, &n), 0); /* an advise */
+        }
+        if (ccnx_sync_diff_next_want(d, &want) != 1) {
+            break;
+        }
+        assert_int_equal(ccnx_sync_tree_node(b, &want, &p, &n), 0);
+        assert_int_equal(ccnx_sync_diff_feed(d, p, n), 0);
+    }
+    while (ccnx_sync_diff_next_missing(d, &name) == 1) {
+        assert_int_equal(ccnx_sync_tree_add(a, name.data, name.len), 1);
+        found++;
+    }
+    assert_true(ccnx_sync_diff_done(d));
+    assert_int_equal(found, 8900);
+    ccnx_sync_diff_destroy(d);
+    ccnx_buf_free(&name);
+    ccnx_sync_tree_destroy(a);
+    ccnx_sync_tree_destroy(b);
+}
+
 static void test_diff_finds_missing(void **state)
 {
     (void)state;
@@ -510,6 +565,7 @@ int main(void)
         cmocka_unit_test(test_tree_nodes),
         cmocka_unit_test(test_tree_keeps_replaced_nodes),
         cmocka_unit_test(test_diff_finds_missing),
+        cmocka_unit_test(test_diff_while_names_arrive),
         cmocka_unit_test(test_diff_refuses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
