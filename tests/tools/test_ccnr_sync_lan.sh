@@ -30,8 +30,13 @@ on() {
 cleanup() {
     for p in $(jobs -p); do kill "$p" 2>/dev/null; done
     wait 2>/dev/null
+    local h pids
     for h in $HOSTS; do
         on "$h" "$B/ccndstop" >/dev/null 2>&1
+        # ip netns exec does not pass a signal on: every program left in
+        # the namespace (the repositories) goes with it
+        pids=$(ip netns pids "slan$h$TAG" 2>/dev/null)
+        [ -z "$pids" ] || kill -KILL $pids 2>/dev/null
         ip netns del "slan$h$TAG" 2>/dev/null
     done
     ip netns del "$BR" 2>/dev/null
