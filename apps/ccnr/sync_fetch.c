@@ -34,7 +34,7 @@ static void forget(struct sync_req *q)
     free(q);
 }
 
-#define ROOT_ASK_UNITS 4096 /* 1 s */
+#define ROOT_ASK_S 1 /* seconds */
 
 static int lifetime_units(long seconds)
 {
@@ -135,8 +135,7 @@ void sync_advise(struct sync_slice *sl)
 
 /* ---- Nodes and content ---- */
 
-static int ask(struct sync_slice *sl, const struct ccnx_name *name, const struct ccnx_sync_hash *h,
-               int is_root);
+static int ask_node(struct sync_slice *sl, const struct ccnx_sync_hash *h, int is_root);
 
 void sync_fetch_root(struct sync_slice *sl, const struct ccnx_sync_hash *h)
 {
@@ -152,14 +151,10 @@ void sync_fetch_root(struct sync_slice *sl, const struct ccnx_sync_hash *h)
     }
     sl->walking = *h;
     sl->walk_incomplete = 0;
-    struct ccnx_name n;
-    ccnx_name_init(&n);
-    if (ccnx_name_copy(&n, &sl->nf_prefix) != 0 || ccnx_name_append(&n, h->b, h->len) != 0 ||
-        ask(sl, &n, h, 1) != 0) {
+    if (ask_node(sl, h, 1) != 0) {
         ccnx_sync_diff_destroy(sl->diff);
         sl->diff = NULL;
     }
-    ccnx_name_free(&n);
 }
 
 /* The walk is over (done, or its root lost or refused): a root advised
@@ -272,11 +267,11 @@ static void content_lost(void *arg)
     sync_pump(sl);
 }
 
-/* Expresses an Interest for name (node: hash->len > 0). */
-static int ask(struct sync_slice *sl, const struct ccnx_name *name, const struct ccnx_sync_hash *h,
-               int is_root)
+/* Expresses the Interest ib: for the node of hash h (is_root: a root), or
+ * for content when h is empty. */
+static int express(struct sync_slice *sl, const struct ccnx_buf *ib, const struct ccnx_sync_hash *h,
+                   int is_root)
 {
-    struct ccnr *r = sl->ag->r;
     struct sync_req *q = calloc(1, sizeof *q);
     if (q == NULL) {
         return CCNX_E_NOMEM;
@@ -284,27 +279,13 @@ static int ask(struct sync_slice *sl, const struct ccnx_name *name, const struct
     q->sl = sl;
     q->hash = *h;
     q->is_root = is_root;
-    struct ccnx_interest_params ip;
-    struct ccnx_buf ib = CCNX_BUF_INIT;
-    ccnx_interest_params_init(&ip);
-    ip.name = name->enc.data;
-    ip.name_len = name->enc.len;
-    ip.scope = h->len > 0 ? (int)r->set.sync.scope : -1;
-    ip.child_selector = h->len > 0 ? 1 : -1;
-    /* A root heard in a neighbour's Root Advise Interest is asked for once,
-     * for ROOT_ASK_UNITS: one that exists comes back in milliseconds, but
-     * the root may be a follower's (ccnsyncwatch holds no nodes to give)
-     * or already gone from its tree, and the walk waits for it. */
-    ip.lifetime_units = is_root ? ROOT_ASK_UNITS : lifetime_units(r->set.sync.nf_lifetime_s);
-    int rc = ccnx_interest_build(&ib, &ip);
     struct ccnx_express_opts o = {h->len > 0 ? node_came : content_came,
                                   h->len > 0 ? node_lost : content_lost,
                                   q,
                                   0,
                                   is_root ? 0 : 1,
                                   0};
-    rc = rc == 0 ? ccnx_client_express(r->c, ib.data, ib.len, &o, &q->id) : rc;
-    ccnx_buf_free(&ib);
+    int rc = ccnx_client_express(sl->ag->r->c, ib->data, ib->len, &o, &q->id);
     if (rc != 0) {
         free(q);
         return rc;
@@ -315,35 +296,56 @@ static int ask(struct sync_slice *sl, const struct ccnx_name *name, const struct
     return 0;
 }
 
+/* A root heard in a neighbour's Root Advise Interest is asked for once,
+ * for ROOT_ASK_S: one that exists comes back in milliseconds, but the root
+ * may be a follower's (ccnsyncwatch holds no nodes to give) or already
+ * gone from its tree, and the walk waits for it. */
+static int ask_node(struct sync_slice *sl, const struct ccnx_sync_hash *h, int is_root)
+{
+    const struct ccnr_sync_set *set = &sl->ag->r->set.sync;
+    struct ccnx_buf ib = CCNX_BUF_INIT;
+    int rc = ccnx_sync_node_fetch_interest(&ib, &sl->nf_prefix, h, (int)set->scope,
+                                           is_root ? ROOT_ASK_S : (unsigned)set->nf_lifetime_s);
+    rc = rc == 0 ? express(sl, &ib, h, is_root) : rc;
+    ccnx_buf_free(&ib);
+    return rc;
+}
+
+/* Content by its full name, from wherever it is. */
+static int ask_content(struct sync_slice *sl, const uint8_t *name, size_t len)
+{
+    struct ccnx_interest_params ip;
+    ccnx_interest_params_init(&ip);
+    ip.name = name;
+    ip.name_len = len;
+    ip.lifetime_units = lifetime_units(sl->ag->r->set.sync.nf_lifetime_s);
+    struct ccnx_buf ib = CCNX_BUF_INIT;
+    struct ccnx_sync_hash none;
+    ccnx_sync_hash_clear(&none);
+    int rc = ccnx_interest_build(&ib, &ip);
+    rc = rc == 0 ? express(sl, &ib, &none, 0) : rc;
+    ccnx_buf_free(&ib);
+    return rc;
+}
+
 /* One more Interest for the diff: 1 when one was sent. */
 static int ask_next(struct sync_slice *sl)
 {
     struct ccnx_sync_hash h;
-    struct ccnx_name n;
-    ccnx_name_init(&n);
-    int sent = 0;
     if (ccnx_sync_diff_next_want(sl->diff, &h) == 1) {
-        sent = ccnx_name_copy(&n, &sl->nf_prefix) == 0 && ccnx_name_append(&n, h.b, h.len) == 0 &&
-               ask(sl, &n, &h, 0) == 0;
-        if (!sent) {
+        if (ask_node(sl, &h, 0) != 0) {
             ccnx_sync_diff_give_up(sl->diff, &h);
         }
-        sent = 1;
-    } else {
-        struct ccnx_buf name = CCNX_BUF_INIT;
-        ccnx_sync_hash_clear(&h);
-        if (ccnx_sync_diff_next_missing(sl->diff, &name) == 1) {
-            if (ccnx_sync_slice_covers(&sl->s, name.data, name.len) &&
-                ccnx_name_set_ccnb(&n, name.data, name.len) == 0) {
-                ask(sl, &n, &h, 0);
-            } else {
-                sl->ag->refused++; /* a neighbour lists a name outside the slice */
-            }
-            sent = 1;
-        }
-        ccnx_buf_free(&name);
+        return 1;
     }
-    ccnx_name_free(&n);
+    struct ccnx_buf name = CCNX_BUF_INIT;
+    int sent = ccnx_sync_diff_next_missing(sl->diff, &name) == 1;
+    if (sent && ccnx_sync_slice_covers(&sl->s, name.data, name.len)) {
+        ask_content(sl, name.data, name.len);
+    } else if (sent) {
+        sl->ag->refused++; /* a neighbour lists a name outside the slice */
+    }
+    ccnx_buf_free(&name);
     return sent;
 }
 

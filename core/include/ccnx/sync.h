@@ -124,6 +124,13 @@ int ccnx_sync_root_advise_interest(struct ccnx_buf *out, const struct ccnx_name 
                                    const struct ccnx_sync_seen *seen, int scope,
                                    unsigned lifetime_s);
 
+/* A Node Fetch Interest, as the reference sends it: nf_prefix
+ * (ccnx_sync_slice_prefix with CCNX_SYNC_NF_MARKER) and the node's hash,
+ * ChildSelector 1, the scope (-1: none) and a lifetime in seconds.
+ * Replaces out. */
+int ccnx_sync_node_fetch_interest(struct ccnx_buf *out, const struct ccnx_name *nf_prefix,
+                                  const struct ccnx_sync_hash *h, int scope, unsigned lifetime_s);
+
 /* ---- Nodes ---- */
 
 /* A parsed SyncNode: offsets into the caller's buffer. */

@@ -390,3 +390,23 @@ int ccnx_sync_root_advise_interest(struct ccnx_buf *out, const struct ccnx_name 
     ccnx_name_free(&nm);
     return rc;
 }
+
+int ccnx_sync_node_fetch_interest(struct ccnx_buf *out, const struct ccnx_name *nf_prefix,
+                                  const struct ccnx_sync_hash *h, int scope, unsigned lifetime_s)
+{
+    struct ccnx_name nm;
+    ccnx_name_init(&nm);
+    int rc = ccnx_name_copy(&nm, nf_prefix);
+    rc = rc == 0 ? ccnx_name_append(&nm, h->b, h->len) : rc;
+    struct ccnx_interest_params ip;
+    ccnx_interest_params_init(&ip);
+    ip.name = nm.enc.data;
+    ip.name_len = nm.enc.len;
+    ip.scope = scope;
+    ip.child_selector = 1;
+    ip.lifetime_units = (int64_t)lifetime_s * 4096;
+    ccnx_buf_reset(out);
+    rc = rc == 0 ? ccnx_interest_build(out, &ip) : rc;
+    ccnx_name_free(&nm);
+    return rc;
+}

@@ -140,19 +140,9 @@ static void node_lost(void *arg)
 static int fetch_node(struct ccnx_sync_follow *f, const struct ccnx_sync_hash *h, int is_root)
 {
     struct nf_req *q = calloc(1, sizeof *q);
-    struct ccnx_name n;
     struct ccnx_buf ib = CCNX_BUF_INIT;
-    ccnx_name_init(&n);
-    int rc = q == NULL ? CCNX_E_NOMEM : ccnx_name_copy(&n, &f->nf_prefix);
-    rc = rc == 0 ? ccnx_name_append(&n, h->b, h->len) : rc;
-    struct ccnx_interest_params ip;
-    ccnx_interest_params_init(&ip);
-    ip.name = n.enc.data;
-    ip.name_len = n.enc.len;
-    ip.scope = f->scope;
-    ip.child_selector = 1;
-    ip.lifetime_units = (int64_t)NF_LIFE_S * 4096;
-    rc = rc == 0 ? ccnx_interest_build(&ib, &ip) : rc;
+    int rc = q == NULL ? CCNX_E_NOMEM
+                       : ccnx_sync_node_fetch_interest(&ib, &f->nf_prefix, h, f->scope, NF_LIFE_S);
     if (rc == 0) {
         *q = (struct nf_req){f->reqs, f, *h, is_root, 0};
         struct ccnx_express_opts o = {node_came, node_lost, q, 0, NF_TRIES - 1, 0};
@@ -164,7 +154,6 @@ static int fetch_node(struct ccnx_sync_follow *f, const struct ccnx_sync_hash *h
     } else {
         free(q);
     }
-    ccnx_name_free(&n);
     ccnx_buf_free(&ib);
     return rc;
 }

@@ -268,6 +268,40 @@ static void test_root_advise_same_as_reference(void **state)
     ccnx_buf_free(&ref);
 }
 
+/* Our Node Fetch for the reference's prefix and hash is its Interest: the
+ * same Name, ChildSelector, Scope (the Nonce and the lifetime aside: the
+ * reference sends none). */
+static void test_node_fetch_same_as_reference(void **state)
+{
+    (void)state;
+    struct ccnx_buf ref, ours = CCNX_BUF_INIT;
+    read_sync_vector("sync_nf_interest.ccnb", &ref);
+    struct ccnx_interest_parsed rp, op;
+    assert_int_equal(ccnx_interest_parse(ref.data, ref.len, &rp), 0);
+    struct ccnx_name name, prefix;
+    ccnx_name_init(&name);
+    ccnx_name_init(&prefix);
+    assert_int_equal(ccnx_name_set_ccnb(&name, ref.data + rp.name.off, rp.name.len), 0);
+    struct ccnx_comp c;
+    assert_int_equal(ccnx_name_comp(&name, name.count - 1, &c), 0);
+    struct ccnx_sync_hash h;
+    assert_int_equal(ccnx_sync_hash_set(&h, c.p, c.n), 0);
+    assert_int_equal(ccnx_name_copy(&prefix, &name), 0);
+    assert_int_equal(ccnx_name_truncate(&prefix, name.count - 1), 0);
+    assert_int_equal(ccnx_sync_node_fetch_interest(&ours, &prefix, &h, rp.scope, 4), 0);
+    assert_int_equal(ccnx_interest_parse(ours.data, ours.len, &op), 0);
+    assert_int_equal(op.name.len, rp.name.len);
+    assert_memory_equal(ours.data + op.name.off, ref.data + rp.name.off, rp.name.len);
+    assert_int_equal(op.child_selector, rp.child_selector);
+    assert_int_equal(op.child_selector, 1);
+    assert_int_equal(op.scope, 2);
+    assert_int_equal(op.lifetime, 4 * 4096);
+    ccnx_name_free(&name);
+    ccnx_name_free(&prefix);
+    ccnx_buf_free(&ours);
+    ccnx_buf_free(&ref);
+}
+
 /* Our leaf over the names of the reference's leaf is the same bytes. */
 static void test_leaf_same_as_reference(void **state)
 {
@@ -561,6 +595,7 @@ int main(void)
         cmocka_unit_test(test_node_vectors),
         cmocka_unit_test(test_leaf_same_as_reference),
         cmocka_unit_test(test_root_advise_same_as_reference),
+        cmocka_unit_test(test_node_fetch_same_as_reference),
         cmocka_unit_test(test_node_refused),
         cmocka_unit_test(test_tree_nodes),
         cmocka_unit_test(test_tree_keeps_replaced_nodes),
