@@ -221,6 +221,9 @@ static void content_checked(void *arg, int result, const char *error, const uint
                             size_t len, const struct ccnx_content_parsed *pc)
 {
     struct sync_slice *sl = arg;
+    if (!sl->in_check && sl->verifying > 0) {
+        sl->verifying--; /* its key came (or did not): the check is over */
+    }
     struct ccnx_name n;
     ccnx_name_init(&n);
     int covered = ccnx_name_set_ccnb(&n, obj + pc->name.off, pc->name.len) == 0 &&

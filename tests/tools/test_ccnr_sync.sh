@@ -5,7 +5,9 @@
 # late, gets everything from B (two hops from A); a second file is being
 # synced when B's ccnr is killed with -9, and once it is restarted every
 # repository holds both files; ccnsyncwatch lists them; C then serves
-# them alone, its link cut.
+# them alone, its link cut. Last, B's slice is deleted while B is syncing
+# a third file (A's link to B slowed down, so that it still is): B drops
+# the slice, keeps serving, and catches up once it is created again.
 # Needs root and ip netns; skipped otherwise.
 set -u
 B=${CCNX_BIN:?}
@@ -130,3 +132,23 @@ for f in f1 f2; do
     cmp -s "$T/$f" "$T/out" || fail "$f from C differs"
 done
 ok "C serves both files alone"
+
+# 98 segments at 1 Mbit/s: a few seconds of syncing
+tc -n "${NS[0]}" qdisc add dev sab$$ root tbf rate 1mbit burst 16kb latency 1s ||
+    fail "cannot slow down A's link to B"
+head -c 400000 /dev/urandom >"$T/f3"
+on A "$B/ccnputfile" "$DATA/f3" "$T/f3" 2>"$T/put3.log" || fail "ccnputfile f3 into A"
+# the first of f3 reached B (its repository or its forwarder's cache)
+wait_for 60 on B "$B/ccnpeek" -s 1 -w 0.2 "$DATA/f3" >/dev/null 2>&1 || fail "B did not start syncing f3"
+on B "$B/ccnsyncslice" delete "$TOPO" "$DATA" || fail "ccnsyncslice delete on B"
+wait_for 20 grep -q "sync: a slice was deleted" "$T/ccnr-B.log" || fail "B did not see the deletion"
+sed -n '1,/sync: a slice was deleted/p' "$T/ccnr-B.log" | grep -q "sync: root [0-9a-f]*, 636 names" &&
+    fail "B held all of f3 before the deletion: not deleted while syncing"
+kill -0 "${CCNR[B]}" 2>/dev/null || fail "B's repository died when its slice was deleted"
+on B "$B/ccnpeek" -c "$DATA/f1" >/dev/null 2>&1 || fail "B no longer serves f1"
+[ "$(sed -n '/sync: a slice was deleted/,$p' "$T/ccnr-B.log" | grep -c "sync: root ")" = 0 ] ||
+    fail "B went on syncing a deleted slice"
+tc -n "${NS[0]}" qdisc del dev sab$$ root || fail "cannot restore A's link to B"
+slice B
+wait_for 90 holds B 636 || fail "B did not catch up once its slice was created again"
+ok "B's slice deleted while syncing f3: dropped, still serving, caught up once created again"

@@ -116,10 +116,15 @@ static void settle_asked(struct ccnx_sync_diff *d, struct asked *a)
     }
 }
 
-/* The node's elements against ours. */
+/* The node's elements against ours. A composite that lists its own hash
+ * (its only child, or itself: a hash is its elements' sum) is refused:
+ * a Node Fetch for that hash cannot tell the two apart, so what lies
+ * under it could never be asked for. */
 static int walk(struct ccnx_sync_diff *d, const uint8_t *p, const struct ccnx_sync_node *nd,
                 unsigned depth)
 {
+    struct ccnx_sync_hash self;
+    ccnx_sync_hash_set(&self, p + nd->hash_off, nd->hash_len);
     size_t cursor = 0;
     struct ccnx_sync_elem e;
     while (ccnx_sync_node_elem(p, nd, &cursor, &e) == 1) {
@@ -133,6 +138,9 @@ static int walk(struct ccnx_sync_diff *d, const uint8_t *p, const struct ccnx_sy
         }
         struct ccnx_sync_hash h;
         ccnx_sync_hash_set(&h, p + e.off, e.len);
+        if (ccnx_sync_hash_equal(&h, &self)) {
+            return CCNX_E_VALUE;
+        }
         if (sync_tree_built_has(d->local, &h)) {
             d->stats.skipped++; /* we have that very node */
             continue;

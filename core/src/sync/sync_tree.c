@@ -402,15 +402,19 @@ static int emit_composite(struct ccnx_sync_tree *t, size_t first, size_t last)
     return close_node(t, b);
 }
 
-/* Parents for the nodes [lo, hi): groups of at least two (but for the
- * last), so every level is smaller than the one below. */
+/* Parents for the nodes [lo, hi): groups of at least two, so every level
+ * is smaller than the one below. No group is left with one child: a
+ * composite over a single node would have that node's hash (a hash is its
+ * elements' sum), and a Node Fetch for it could get either; the last node
+ * of a level joins the group before it (NODE_MAX_KIDS + 1 at most). */
 static int build_level(struct ccnx_sync_tree *t, size_t lo, size_t hi)
 {
     size_t first = lo;
     for (size_t i = lo; i < hi; i++) {
         const struct ccnx_sync_hash *h = &t->built[i].hash;
-        int cut = (i > first && h->b[h->len - 1] % NODE_SPLIT == 0) ||
-                  i + 1 - first == NODE_MAX_KIDS || i + 1 == hi;
+        int boundary = (i > first && h->b[h->len - 1] % NODE_SPLIT == 0) ||
+                       i + 1 - first >= NODE_MAX_KIDS;
+        int cut = i + 1 == hi || (boundary && i + 2 != hi);
         if (cut) {
             int rc = emit_composite(t, first, i);
             if (rc != 0) {

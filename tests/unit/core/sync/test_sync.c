@@ -6,8 +6,10 @@
  * refuses nodes that lie, loop or were not asked for. */
 #include "testutil.h"
 
+#include <ccnx/ccnb.h>
 #include <ccnx/content.h>
 #include <ccnx/content_sign.h>
+#include <ccnx/dtag_values.h>
 #include <ccnx/error.h>
 #include <ccnx/interest.h>
 #include <ccnx/key.h>
@@ -422,6 +424,58 @@ static void test_tree_nodes(void **state)
     ccnx_sync_tree_destroy(t);
 }
 
+/* Checks every node under the node p[0..n) of t: a composite has two
+ * children at least, and no two nodes share a hash. Returns the nodes. */
+static size_t check_subtree(struct ccnx_sync_tree *t, const uint8_t *p, size_t n)
+{
+    struct ccnx_sync_node nd;
+    assert_int_equal(ccnx_sync_node_parse(p, n, &nd), 0);
+    if (nd.nhashes == 0) {
+        return 1;
+    }
+    assert_true(nd.nhashes >= 2);
+    assert_true(nd.nhashes <= 65);
+    struct ccnx_sync_hash self, h;
+    ccnx_sync_hash_set(&self, p + nd.hash_off, nd.hash_len);
+    size_t cursor = 0, nodes = 1;
+    struct ccnx_sync_elem e;
+    while (ccnx_sync_node_elem(p, &nd, &cursor, &e) == 1) {
+        const uint8_t *kid;
+        size_t kn;
+        ccnx_sync_hash_set(&h, p + e.off, e.len);
+        assert_false(ccnx_sync_hash_equal(&h, &self));
+        assert_int_equal(ccnx_sync_tree_node(t, &h, &kid, &kn), 0);
+        nodes += check_subtree(t, kid, kn);
+    }
+    return nodes;
+}
+
+static struct ccnx_sync_tree *tree_in_order(unsigned from, unsigned to);
+static struct ccnx_sync_diff *diff_against(struct ccnx_sync_tree *local,
+                                           struct ccnx_sync_tree *remote);
+
+/* Whatever a level's last node is, it never becomes a composite's only
+ * child (which would share its hash): a walk from an empty tree reaches
+ * every name, as a file's names, in order, end the tree. */
+static void test_tree_no_single_child(void **state)
+{
+    (void)state;
+    struct ccnx_sync_tree *empty;
+    assert_int_equal(ccnx_sync_tree_create(&empty), 0);
+    for (unsigned count = 1; count <= 1500; count += count < 300 ? 1 : 37) {
+        struct ccnx_sync_tree *t = tree_in_order(0, count);
+        const uint8_t *root;
+        size_t n;
+        assert_int_equal(ccnx_sync_tree_root(t, &root, &n), 0);
+        assert_int_equal(check_subtree(t, root, n), ccnx_sync_tree_node_count(t));
+        struct ccnx_sync_diff *d = diff_against(empty, t);
+        assert_int_equal(ccnx_sync_diff_stats(d)->names_missing, count);
+        ccnx_sync_diff_destroy(d);
+        ccnx_sync_tree_destroy(t);
+    }
+    ccnx_sync_tree_destroy(empty);
+}
+
 /* A root advised before names were added stays answerable while a
  * neighbour walks it: its node is found by hash after later rebuilds,
  * and is dropped only after 32 more. */
@@ -585,6 +639,42 @@ static void test_diff_refuses(void **state)
     ccnx_sync_tree_destroy(c);
 }
 
+/* A composite over one child has that child's hash: a walk could never
+ * ask for what lies under it, so it is refused (a loop is the same). */
+static void test_diff_refuses_own_hash(void **state)
+{
+    (void)state;
+    struct ccnx_sync_tree *leaf = tree_of(0, 3), *empty;
+    assert_int_equal(ccnx_sync_tree_create(&empty), 0);
+    const uint8_t *p;
+    size_t n;
+    assert_int_equal(ccnx_sync_tree_root(leaf, &p, &n), 0);
+    struct ccnx_sync_node nd;
+    assert_int_equal(ccnx_sync_node_parse(p, n, &nd), 0);
+    struct ccnx_buf b = CCNX_BUF_INIT;
+    ccnx_ccnb_open(&b, CCNX_DTAG_SyncNode);
+    ccnx_ccnb_append_uint_element(&b, CCNX_DTAG_SyncVersion, CCNX_SYNC_VERSION);
+    ccnx_ccnb_open(&b, CCNX_DTAG_SyncNodeElements);
+    ccnx_ccnb_append_blob_element(&b, CCNX_DTAG_SyncContentHash, p + nd.hash_off, nd.hash_len);
+    ccnx_ccnb_append_closer(&b);
+    ccnx_ccnb_append_blob_element(&b, CCNX_DTAG_SyncContentHash, p + nd.hash_off, nd.hash_len);
+    ccnx_buf_append(&b, p + nd.min_off, nd.min_len);
+    ccnx_buf_append(&b, p + nd.max_off, nd.max_len);
+    ccnx_ccnb_append_uint_element(&b, CCNX_DTAG_SyncNodeKind, 0);
+    ccnx_ccnb_append_uint_element(&b, CCNX_DTAG_SyncLeafCount, 3);
+    ccnx_ccnb_append_uint_element(&b, CCNX_DTAG_SyncTreeDepth, 2);
+    ccnx_ccnb_append_uint_element(&b, CCNX_DTAG_SyncByteCount, n);
+    ccnx_ccnb_append_closer(&b);
+    struct ccnx_sync_diff *d;
+    assert_int_equal(ccnx_sync_diff_create(empty, &d), 0);
+    assert_int_equal(ccnx_sync_diff_feed(d, b.data, b.len), CCNX_E_VALUE);
+    assert_int_equal(ccnx_sync_diff_stats(d)->refused, 1);
+    ccnx_sync_diff_destroy(d);
+    ccnx_buf_free(&b);
+    ccnx_sync_tree_destroy(leaf);
+    ccnx_sync_tree_destroy(empty);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -599,9 +689,11 @@ int main(void)
         cmocka_unit_test(test_node_refused),
         cmocka_unit_test(test_tree_nodes),
         cmocka_unit_test(test_tree_keeps_replaced_nodes),
+        cmocka_unit_test(test_tree_no_single_child),
         cmocka_unit_test(test_diff_finds_missing),
         cmocka_unit_test(test_diff_while_names_arrive),
         cmocka_unit_test(test_diff_refuses),
+        cmocka_unit_test(test_diff_refuses_own_hash),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
