@@ -412,8 +412,8 @@ static int build_level(struct ccnx_sync_tree *t, size_t lo, size_t hi)
     size_t first = lo;
     for (size_t i = lo; i < hi; i++) {
         const struct ccnx_sync_hash *h = &t->built[i].hash;
-        int boundary = (i > first && h->b[h->len - 1] % NODE_SPLIT == 0) ||
-                       i + 1 - first >= NODE_MAX_KIDS;
+        int boundary =
+            (i > first && h->b[h->len - 1] % NODE_SPLIT == 0) || i + 1 - first >= NODE_MAX_KIDS;
         int cut = i + 1 == hi || (boundary && i + 2 != hi);
         if (cut) {
             int rc = emit_composite(t, first, i);
