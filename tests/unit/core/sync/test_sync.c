@@ -675,6 +675,49 @@ static void test_diff_refuses_own_hash(void **state)
     ccnx_sync_tree_destroy(empty);
 }
 
+/* A well-formed leaf of 1600 names (about 100 KB): more than a node may
+ * hold, refused before it is read, and by the diff as a root. */
+static void test_huge_node_refused(void **state)
+{
+    (void)state;
+    struct ccnx_sync_tree *t = tree_of(0, 1600), *empty;
+    assert_int_equal(ccnx_sync_tree_create(&empty), 0);
+    struct ccnx_buf b = CCNX_BUF_INIT;
+    ccnx_ccnb_open(&b, CCNX_DTAG_SyncNode);
+    ccnx_ccnb_append_uint_element(&b, CCNX_DTAG_SyncVersion, CCNX_SYNC_VERSION);
+    ccnx_ccnb_open(&b, CCNX_DTAG_SyncNodeElements);
+    const uint8_t *name, *first = NULL, *last = NULL;
+    size_t len, first_len = 0, last_len = 0;
+    for (size_t i = 0; i < 1600; i++) {
+        assert_int_equal(ccnx_sync_tree_name(t, i, &name, &len), 0);
+        ccnx_buf_append(&b, name, len);
+    }
+    ccnx_ccnb_append_closer(&b);
+    assert_int_equal(ccnx_sync_tree_name(t, 0, &first, &first_len), 0);
+    assert_int_equal(ccnx_sync_tree_name(t, 1599, &last, &last_len), 0);
+    const struct ccnx_sync_hash *sum = ccnx_sync_tree_hash(t);
+    ccnx_ccnb_append_blob_element(&b, CCNX_DTAG_SyncContentHash, sum->b, sum->len);
+    ccnx_buf_append(&b, first, first_len);
+    ccnx_buf_append(&b, last, last_len);
+    ccnx_ccnb_append_uint_element(&b, CCNX_DTAG_SyncNodeKind, 0);
+    ccnx_ccnb_append_uint_element(&b, CCNX_DTAG_SyncLeafCount, 1600);
+    ccnx_ccnb_append_uint_element(&b, CCNX_DTAG_SyncTreeDepth, 1);
+    ccnx_ccnb_append_uint_element(&b, CCNX_DTAG_SyncByteCount, 0);
+    ccnx_ccnb_append_closer(&b);
+    assert_true(b.len > CCNX_SYNC_NODE_MAX);
+    struct ccnx_sync_node nd;
+    assert_int_equal(ccnx_sync_node_parse(b.data, b.len, &nd), CCNX_E_TOOBIG);
+    struct ccnx_sync_diff *d;
+    assert_int_equal(ccnx_sync_diff_create(empty, &d), 0);
+    assert_int_equal(ccnx_sync_diff_feed(d, b.data, b.len), CCNX_E_VALUE);
+    assert_int_equal(ccnx_sync_diff_stats(d)->refused, 1);
+    assert_int_equal(ccnx_sync_diff_next_missing(d, &b), 0);
+    ccnx_sync_diff_destroy(d);
+    ccnx_buf_free(&b);
+    ccnx_sync_tree_destroy(t);
+    ccnx_sync_tree_destroy(empty);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -694,6 +737,7 @@ int main(void)
         cmocka_unit_test(test_diff_while_names_arrive),
         cmocka_unit_test(test_diff_refuses),
         cmocka_unit_test(test_diff_refuses_own_hash),
+        cmocka_unit_test(test_huge_node_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
