@@ -30,7 +30,7 @@
 #endif
 
 #define CHUNK_SIZE    ((size_t)4 << 20)
-#define HUGE_PAGE     ((size_t)2 << 20) /* chunks start on this boundary */
+#define HUGE_PAGE     ((size_t)2 << 20)   /* chunks start on this boundary */
 #define POPULATE_STEP ((size_t)256 << 10) /* pages made present per madvise */
 #define NCLASSES      (ARENA_MAX_BLOCK / ARENA_GRAIN)
 
