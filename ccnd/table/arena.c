@@ -30,7 +30,6 @@
 #endif
 
 #define CHUNK_SIZE    ((size_t)4 << 20)
-#define HUGE_PAGE     ((size_t)2 << 20)   /* chunks start on this boundary */
 #define POPULATE_STEP ((size_t)256 << 10) /* pages made present per madvise */
 #define NCLASSES      (ARENA_MAX_BLOCK / ARENA_GRAIN)
 
@@ -85,32 +84,6 @@ static void push_free(struct arena *a, void *p, size_t grains)
     POISON(p, grains * ARENA_GRAIN);
 }
 
-/* A chunk on a huge-page boundary, asked for as huge pages: a store
- * that grows takes new memory with every object, and the kernel then
- * maps and clears two pages where it would have handled a thousand (a
- * profile of forwarded exchanges spent a seventh of ccnd's time faulting
- * in 4 KB pages). Where the kernel gives none, the pages are small. */
-static void *map_chunk(void)
-{
-    size_t len = CHUNK_SIZE + HUGE_PAGE;
-    uint8_t *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED) {
-        return NULL;
-    }
-    uint8_t *start = (uint8_t *)(((uintptr_t)m + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
-    if (start > m) {
-        munmap(m, (size_t)(start - m));
-    }
-    size_t after = (size_t)(m + len - (start + CHUNK_SIZE));
-    if (after > 0) {
-        munmap(start + CHUNK_SIZE, after);
-    }
-#ifdef MADV_HUGEPAGE
-    (void)madvise(start, CHUNK_SIZE, MADV_HUGEPAGE);
-#endif
-    return start;
-}
-
 /* Maps a new chunk; the old one's unused tail goes to its size class. */
 static int new_chunk(struct arena *a)
 {
@@ -123,8 +96,8 @@ static int new_chunk(struct arena *a)
         a->chunks = c;
         a->capchunks = cap;
     }
-    void *m = map_chunk();
-    if (m == NULL) {
+    void *m = mmap(NULL, CHUNK_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) {
         return -1;
     }
     size_t tail = arena_left(a) / ARENA_GRAIN;
