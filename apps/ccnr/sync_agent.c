@@ -34,7 +34,6 @@ void sync_log(const struct ccnr_sync *ag, enum ccnr_level level, const char *fmt
     ccnr_log_line(level, line);
 }
 
-/* The content's full name (its name, then its digest) into out. */
 /* The object's name with its digest as the last component (what a
  * slice's tree holds), from its parse. */
 static int full_name_parsed(const uint8_t *obj, size_t len, const struct ccnx_content_parsed *pc,
@@ -46,6 +45,7 @@ static int full_name_parsed(const uint8_t *obj, size_t len, const struct ccnx_co
     return rc == 0 ? ccnx_name_append(out, digest, sizeof digest) : rc;
 }
 
+/* The same, parsing the object into pc first. */
 static int full_name(const uint8_t *obj, size_t len, struct ccnx_content_parsed *pc,
                      struct ccnx_name *out)
 {

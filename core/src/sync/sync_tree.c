@@ -432,42 +432,30 @@ static int built_compare(const void *a, const void *b)
     return ccnx_sync_hash_compare(&x->hash, &y->hash);
 }
 
+/* bsearch comparators: a hash against a build's index (pointers to its
+ * nodes) and against a retired generation's index. */
+static int hash_vs_built(const void *key, const void *elem)
+{
+    return ccnx_sync_hash_compare(key, &(*(struct built *const *)elem)->hash);
+}
+
+static int hash_vs_retired(const void *key, const void *elem)
+{
+    return ccnx_sync_hash_compare(key, &((const struct retired_node *)elem)->hash);
+}
+
 static const struct built *find_built(const struct ccnx_sync_tree *t,
                                       const struct ccnx_sync_hash *h)
 {
-    size_t lo = 0, hi = t->nbuilt;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        int c = ccnx_sync_hash_compare(&t->by_hash[mid]->hash, h);
-        if (c == 0) {
-            return t->by_hash[mid];
-        }
-        if (c < 0) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    return NULL;
+    struct built *const *b =
+        t->nbuilt > 0 ? bsearch(h, t->by_hash, t->nbuilt, sizeof *t->by_hash, hash_vs_built) : NULL;
+    return b != NULL ? *b : NULL;
 }
 
 static const struct retired_node *find_retired(const struct retired *g,
                                                const struct ccnx_sync_hash *h)
 {
-    size_t lo = 0, hi = g->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        int c = ccnx_sync_hash_compare(&g->idx[mid].hash, h);
-        if (c == 0) {
-            return &g->idx[mid];
-        }
-        if (c < 0) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    return NULL;
+    return g->n > 0 ? bsearch(h, g->idx, g->n, sizeof *g->idx, hash_vs_retired) : NULL;
 }
 
 /* The previous build's nodes, moved aside while the new one is made. */
