@@ -1,0 +1,476 @@
+/* Finding the stream and deciding how to read it, the size, and seeks
+ * (ccnv_internal.h), on the client's thread. The metadata probe follows
+ * ccnsrc's rules (ccnsrc_decide.h): one Interest for the newest metadata
+ * segment while the data is already fetched from segment 0, counted as
+ * unanswered once eight data segments asked for after it have come. */
+#include "ccnv_caps.h"
+#include "ccnv_internal.h"
+
+#include "ccnsrc_decide.h"
+#include "streammeta.h"
+
+#include <ccnx/error.h>
+#include <ccnx/interest.h>
+#include <ccnx/naming.h>
+#include <ccnx/uri.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SEEK_PROBE_MS 2000
+
+static const char *name_uri(const struct ccnx_name *name, struct ccnx_buf *u)
+{
+    ccnx_buf_reset(u);
+    ccnx_uri_append_name(u, name);
+    return ccnx_buf_cstr(u);
+}
+
+static void note_uri(struct ccnv_stream *s)
+{
+    struct ccnx_buf u = CCNX_BUF_INIT;
+    pthread_mutex_lock(&s->lock);
+    snprintf(s->info.uri, sizeof s->info.uri, "%s", name_uri(&s->versioned, &u));
+    pthread_mutex_unlock(&s->lock);
+    ccnx_buf_free(&u);
+}
+
+/* Fetches one object named `name` + segment, with a lifetime of ms. */
+static int fetch_segment_object(struct ccnv_stream *s, const struct ccnx_name *name,
+                                uint64_t segment, int ms, ccnx_fetch_object_fn fn)
+{
+    struct ccnx_buf interest = CCNX_BUF_INIT;
+    int rc = ccnx_fetch_segment_interest(&interest, name, segment, 0, -1, 0);
+    rc = rc == 0 ? ccnx_fetch_object_start(s->client, s->verifier, interest.data, interest.len, ms,
+                                           fn, s)
+                 : rc;
+    ccnx_buf_free(&interest);
+    return rc;
+}
+
+/* ---- The size ---- */
+
+static void last_header_arrived(void *arg, int result, const uint8_t *obj, size_t len,
+                                const struct ccnx_content_parsed *pc, const char *error)
+{
+    (void)len;
+    (void)error;
+    struct ccnv_stream *s = arg;
+    struct ccngst_meta *m = malloc(sizeof *m);
+    if (result == 0 && m != NULL &&
+        ccngst_meta_parse(obj + pc->content_value.off, pc->content_value.len, m) == 0 &&
+        m->h.segment == s->last_segment) {
+        ccnv_set_size(s, m->h.offset + s->last_len);
+    }
+    free(m);
+}
+
+void ccnv_size_check(struct ccnv_stream *s)
+{
+    if (!s->last_known || !s->settled || s->info.live || s->info.size_known) {
+        return;
+    }
+    if (s->info.with_meta) { /* the last segment's offset is in its metadata */
+        if (!s->last_header_asked) {
+            s->last_header_asked = 1;
+            fetch_segment_object(s, &s->meta_name, s->last_segment, PROBE_MS,
+                                 last_header_arrived);
+        }
+    } else if (s->last_segment == 0) {
+        ccnv_set_size(s, s->last_len);
+    } else if (s->block > 0) { /* every segment but the last is full */
+        ccnv_set_size(s, s->last_segment * s->block + s->last_len);
+    }
+}
+
+/* The answer to the size probe: the stream's last segment, if it says so. */
+static void last_arrived(void *arg, int result, const uint8_t *obj, size_t len,
+                         const struct ccnx_content_parsed *pc, const char *error)
+{
+    (void)error;
+    struct ccnv_stream *s = arg;
+    uint64_t seg, final;
+    if (result != 0 || !pc->has_final_block_id ||
+        ccnx_naming_last_is_segment_ccnb(obj + pc->name.off, pc->name.len, &seg) != 1 ||
+        ccnx_naming_segment_decode(obj + pc->final_block_id.off, pc->final_block_id.len, &final) !=
+            0 ||
+        seg != final) {
+        return;
+    }
+    (void)len;
+    s->last_segment = seg;
+    s->last_len = pc->content_value.len;
+    s->last_known = 1;
+    ccnv_size_check(s);
+}
+
+/* The rightmost segment under the versioned name: the metadata's marker
+ * component (six bytes from %C1) and everything after it excluded, so
+ * that only segments remain. */
+static void probe_size(struct ccnv_stream *s)
+{
+    static const uint8_t from[6] = {0xC1, 0, 0, 0, 0, 0};
+    struct ccnx_exclude_item ex[2] = {{CCNX_EXCLUDE_COMPONENT, from, sizeof from},
+                                      {CCNX_EXCLUDE_ANY, NULL, 0}};
+    struct ccnx_interest_params ip;
+    ccnx_interest_params_init(&ip);
+    ip.name = s->versioned.enc.data;
+    ip.name_len = s->versioned.enc.len;
+    ip.child_selector = 1;
+    ip.exclude = ex;
+    ip.exclude_count = 2;
+    ip.lifetime_units = (int64_t)PROBE_MS * 4096 / 1000;
+    struct ccnx_buf interest = CCNX_BUF_INIT;
+    if (ccnx_interest_build(&interest, &ip) == 0) {
+        ccnx_fetch_object_start(s->client, s->verifier, interest.data, interest.len, PROBE_MS,
+                                last_arrived, s);
+    }
+    ccnx_buf_free(&interest);
+}
+
+/* ---- Deciding ---- */
+
+/* Reading from the first byte: what the early fetch brought is queued and
+ * the fetch goes on (or starts, when nothing was fetched early). */
+static void settle_from_start(struct ccnv_stream *s, int with_meta)
+{
+    pthread_mutex_lock(&s->lock);
+    s->info.with_meta = with_meta;
+    pthread_mutex_unlock(&s->lock);
+    s->settled = 1;
+    int was_deciding = s->deciding;
+    s->deciding = 0;
+    if (!was_deciding && s->data == NULL) {
+        s->offset = 0;
+        if (ccnv_start_data(s, 0, 0) != 0) {
+            return;
+        }
+    }
+    s->offset = s->early.len;
+    ccnv_queue_bytes(s, s->early.data, s->early.len);
+    ccnx_buf_free(&s->early);
+    ccnx_buf_init(&s->early);
+    if (s->early_paused) {
+        s->early_paused = 0;
+        ccnx_fetch_resume(s->data);
+    }
+    if (s->data != NULL && ccnx_fetch_done(s->data)) {
+        ccnv_data_ended(s);
+    }
+    ccnv_size_check(s);
+    ccnv_decided(s);
+}
+
+/* The metadata segment of the live join point: its caps give the
+ * container's stream headers, which go first. */
+static void join_header_arrived(void *arg, int result, const uint8_t *obj, size_t len,
+                                const struct ccnx_content_parsed *pc, const char *error)
+{
+    (void)len;
+    struct ccnv_stream *s = arg;
+    struct ccngst_meta *m = malloc(sizeof *m);
+    struct ccnx_buf headers = CCNX_BUF_INIT;
+    if (result != 0) {
+        ccnv_fail(s, "the stream's metadata was refused: %s", error);
+    } else if (m == NULL ||
+               ccngst_meta_parse(obj + pc->content_value.off, pc->content_value.len, m) != 0) {
+        ccnv_fail(s, "the stream's metadata does not parse (segment %llu)",
+                  (unsigned long long)s->seek_to);
+    } else if (m->caps != NULL &&
+               ccnv_caps_stream_headers(m->caps, m->caps_len, &headers) != 0) {
+        ccnv_fail(s, "the stream's caps carry malformed stream headers");
+    } else {
+        pthread_mutex_lock(&s->lock);
+        if (m->caps != NULL) {
+            ccnv_caps_media_type(m->caps, m->caps_len, s->info.content_type,
+                                 sizeof s->info.content_type);
+        }
+        s->info.start_segment = m->h.segment;
+        pthread_mutex_unlock(&s->lock);
+        s->settled = 1;
+        s->offset = m->h.offset;
+        ccnv_queue_bytes(s, headers.data, headers.len);
+        if (ccnv_start_data(s, m->h.segment, 1) == 0) {
+            ccnv_decided(s);
+        }
+    }
+    ccnx_buf_free(&headers);
+    free(m);
+}
+
+static void settle_live(struct ccnv_stream *s, uint64_t key_segment)
+{
+    ccnx_fetch_destroy(s->data);
+    s->data = NULL;
+    s->deciding = 0;
+    ccnx_buf_free(&s->early);
+    ccnx_buf_init(&s->early);
+    pthread_mutex_lock(&s->lock);
+    s->info.with_meta = 1;
+    s->info.live = 1;
+    pthread_mutex_unlock(&s->lock);
+    s->seek_to = key_segment;
+    int rc = fetch_segment_object(s, &s->meta_name, key_segment, s->opt.timeout_ms,
+                                  join_header_arrived);
+    if (rc != 0) {
+        ccnv_fail(s, "cannot ask for the stream's metadata: %s", ccnx_strerror(rc));
+    }
+}
+
+static void probe_unanswered(struct ccnv_stream *s);
+
+static void probe_done(void *arg, int result, const uint8_t *obj, size_t len,
+                       const struct ccnx_content_parsed *pc, const char *error)
+{
+    (void)len;
+    struct ccnv_stream *s = arg;
+    if (!s->probing) { /* decided already, by another attempt */
+        return;
+    }
+    if (result == CCNX_E_NOTFOUND) {
+        probe_unanswered(s);
+        return;
+    }
+    s->probing = 0;
+    if (result != 0) {
+        ccnv_fail(s, "the stream's metadata was refused: %s", error);
+        return;
+    }
+    struct ccngst_meta *m = malloc(sizeof *m);
+    if (m == NULL ||
+        ccngst_meta_parse(obj + pc->content_value.off, pc->content_value.len, m) != 0) {
+        free(m);
+        settle_from_start(s, 0); /* unreadable metadata: plain bytes */
+        return;
+    }
+    struct ccnsrc_plan plan;
+    ccnsrc_plan_from_meta(m, (enum ccnsrc_mode)s->opt.mode, &plan);
+    s->last_meta = plan.last_segment;
+    if (m->caps != NULL) {
+        pthread_mutex_lock(&s->lock);
+        ccnv_caps_media_type(m->caps, m->caps_len, s->info.content_type,
+                             sizeof s->info.content_type);
+        pthread_mutex_unlock(&s->lock);
+    }
+    free(m);
+    if (plan.live) {
+        settle_live(s, plan.start_segment);
+    } else {
+        settle_from_start(s, 1);
+    }
+}
+
+/* One probe Interest: the newest metadata segment (rightmost child). An
+ * attempt after the first excludes a random 32-byte component (no segment
+ * number is that long), so that a forwarder still holding the first
+ * attempt's entry cannot absorb it. */
+static int probe_send(struct ccnv_stream *s)
+{
+    struct ccnx_buf interest = CCNX_BUF_INIT;
+    struct ccnx_interest_params ip;
+    ccnx_interest_params_init(&ip);
+    ip.name = s->meta_name.enc.data;
+    ip.name_len = s->meta_name.enc.len;
+    ip.child_selector = 1;
+    ip.lifetime_units = (int64_t)PROBE_MS * 4096 / 1000;
+    uint8_t nonce[32];
+    struct ccnx_exclude_item ex = {CCNX_EXCLUDE_COMPONENT, nonce, sizeof nonce};
+    if (s->probe_attempts > 0) {
+        arc4random_buf(nonce, sizeof nonce);
+        ip.exclude = &ex;
+        ip.exclude_count = 1;
+    }
+    int rc = ccnx_interest_build(&interest, &ip);
+    rc = rc == 0 ? ccnx_fetch_object_start(s->client, s->verifier, interest.data, interest.len,
+                                           PROBE_MS, probe_done, s)
+                 : rc;
+    ccnx_buf_free(&interest);
+    s->probe_attempts++;
+    s->probe_mark = s->data != NULL ? ccnx_fetch_stats(s->data)->interests : 0;
+    return rc;
+}
+
+/* No answer yet: ask again, and after PROBE_ATTEMPTS the stream is plain. */
+static void probe_unanswered(struct ccnv_stream *s)
+{
+    if (!s->probing) {
+        return;
+    }
+    if (ccnsrc_probe_may_retry(s->probe_attempts) && probe_send(s) == 0) {
+        return;
+    }
+    s->probing = 0;
+    settle_from_start(s, 0);
+}
+
+void ccnv_probe_progress(struct ccnv_stream *s)
+{
+    if (s->probing && s->data != NULL &&
+        ccnsrc_probe_overdue(s->probe_mark, ccnx_fetch_stats(s->data)->segments)) {
+        probe_unanswered(s);
+    }
+}
+
+static void probe_window_over(void *arg)
+{
+    struct ccnv_stream *s = arg;
+    if (!s->probing) {
+        return;
+    }
+    probe_unanswered(s);
+    if (s->probing) {
+        ccnx_client_schedule(s->client, s->probe_window_ms, probe_window_over, s, NULL);
+    }
+}
+
+/* All the data came while the probe is out: each attempt gets a few of
+ * the data's round trips. */
+void ccnv_probe_data_ended(struct ccnv_stream *s)
+{
+    if (!s->probing || s->data == NULL) {
+        return;
+    }
+    s->probe_window_ms = ccnsrc_probe_window_ms(ccnx_fetch_stats(s->data)->srtt_ms);
+    ccnx_client_schedule(s->client, s->probe_window_ms, probe_window_over, s, NULL);
+}
+
+static void probe_meta(struct ccnv_stream *s)
+{
+    note_uri(s);
+    if (ccngst_meta_name(&s->versioned, &s->meta_name) != 0) { /* no version: no metadata */
+        settle_from_start(s, 0);
+        return;
+    }
+    if (s->opt.mode != CCNV_MODE_LIVE) { /* from the start unless live: fetch meanwhile */
+        s->deciding = 1;
+        if (ccnv_start_data(s, 0, 0) != 0) {
+            return;
+        }
+        probe_size(s);
+    }
+    s->probe_attempts = 0;
+    int rc = probe_send(s);
+    s->probing = rc == 0;
+    if (rc != 0) {
+        ccnv_fail(s, "cannot ask for the stream's metadata: %s", ccnx_strerror(rc));
+    }
+}
+
+static void resolved(void *arg, int result, const struct ccnx_name *name, const char *error)
+{
+    struct ccnv_stream *s = arg;
+    s->resolve = NULL;
+    if (result < 0) {
+        struct ccnx_buf u = CCNX_BUF_INIT;
+        ccnv_fail(s, "nothing under %s: %s", name_uri(&s->location, &u),
+                  error != NULL ? error : "no answer");
+        ccnx_buf_free(&u);
+        return;
+    }
+    ccnx_name_copy(&s->versioned, name);
+    if (result == 0) { /* unversioned segments right under the name */
+        note_uri(s);
+        settle_from_start(s, 0);
+        return;
+    }
+    probe_meta(s);
+}
+
+void ccnv_discover(struct ccnv_stream *s)
+{
+    if (ccnx_verifier_create(s->client, &s->verifier) != 0) {
+        ccnv_fail(s, "out of memory");
+        return;
+    }
+    ccnx_verifier_set_enabled(s->verifier, s->opt.verify);
+    struct ccnx_comp last;
+    if (ccnx_name_comp(&s->location, s->location.count - 1, &last) == 0 &&
+        ccnx_naming_is_version(last.p, last.n)) {
+        ccnx_name_copy(&s->versioned, &s->location);
+        probe_meta(s);
+        return;
+    }
+    int rc = ccnx_resolve_start(s->client, &s->location, 0, s->opt.timeout_ms, resolved, s,
+                                &s->resolve);
+    if (rc != 0) {
+        ccnv_fail(s, "cannot look for the stream: %s", ccnx_strerror(rc));
+    }
+}
+
+/* ---- Seeking ---- */
+
+static void restart_at(struct ccnv_stream *s, uint64_t segment, uint64_t segment_offset,
+                       uint64_t pos)
+{
+    s->skip = pos - segment_offset;
+    s->offset = segment_offset;
+    int rc = ccnv_start_data(s, segment, 0);
+    ccnv_seek_finished(s, rc);
+}
+
+static void seek_step(struct ccnv_stream *s);
+
+/* A metadata header while bisecting: header i gives data segment i's
+ * offset, which grows with i, so the largest i at or before the position
+ * is the segment to start from. */
+static void seek_header_arrived(void *arg, int result, const uint8_t *obj, size_t len,
+                                const struct ccnx_content_parsed *pc, const char *error)
+{
+    (void)len;
+    (void)error;
+    struct ccnv_stream *s = arg;
+    struct ccngst_meta *m = malloc(sizeof *m);
+    if (result != 0 || m == NULL ||
+        ccngst_meta_parse(obj + pc->content_value.off, pc->content_value.len, m) != 0) {
+        free(m);
+        ccnv_seek_finished(s, CCNX_E_NOTFOUND);
+        return;
+    }
+    uint64_t mid = m->h.segment, offset = m->h.offset;
+    free(m);
+    if (s->seek_lo == s->seek_hi) {
+        restart_at(s, mid, offset, s->seek_to);
+        return;
+    }
+    if (offset <= s->seek_to) {
+        s->seek_lo = mid;
+    } else {
+        s->seek_hi = mid - 1;
+    }
+    seek_step(s);
+}
+
+static void seek_step(struct ccnv_stream *s)
+{
+    uint64_t at = s->seek_lo == s->seek_hi ? s->seek_lo
+                                           : s->seek_lo + (s->seek_hi - s->seek_lo + 1) / 2;
+    if (fetch_segment_object(s, &s->meta_name, at, SEEK_PROBE_MS, seek_header_arrived) != 0) {
+        ccnv_seek_finished(s, CCNX_E_NOMEM);
+    }
+}
+
+void ccnv_seek_start(struct ccnv_stream *s, uint64_t pos)
+{
+    ccnx_fetch_destroy(s->data);
+    s->data = NULL;
+    s->skip = 0;
+    if (s->info.size_known && pos >= s->info.size) { /* at or past the end */
+        s->offset = pos;
+        ccnv_seek_finished(s, 0);
+        ccnv_data_ended(s);
+        return;
+    }
+    if (!s->info.with_meta) {
+        if (s->block == 0) {
+            ccnv_seek_finished(s, CCNX_E_UNSUPPORTED);
+            return;
+        }
+        restart_at(s, pos / s->block, pos / s->block * s->block, pos);
+        return;
+    }
+    s->seek_to = pos;
+    s->seek_lo = 0;
+    s->seek_hi = s->last_known ? s->last_segment : s->last_meta;
+    seek_step(s);
+}
