@@ -205,9 +205,9 @@ static int OpenUri(stream_t *access, const char *uri)
     }
     struct ccnv_info info;
     ccnv_stream_info(sys->stream, &info);
-    msg_Dbg(access, "reading %s from segment %" PRIu64 ": %s%s%s", info.uri, info.start_segment,
-            info.live ? "live" : "from the start", info.with_meta ? ", a ccnsink stream " : "",
-            info.content_type);
+    msg_Dbg(access, "reading %s from segment %" PRIu64 ": %s%s%s (newest %" PRIu64 ")", info.uri,
+            info.start_segment, info.live ? "live" : "from the start",
+            info.with_meta ? ", a ccnsink stream " : "", info.content_type, info.newest_segment);
     access->p_sys = sys;
     access->pf_read = Read;
     access->pf_block = NULL;

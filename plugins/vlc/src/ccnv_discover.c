@@ -19,6 +19,8 @@
 #include <string.h>
 
 #define SEEK_PROBE_MS 2000
+/* Size probes at most: each answer below the last segment raises the floor. */
+#define SIZE_ATTEMPTS 3
 
 static const char *name_uri(const struct ccnx_name *name, struct ccnx_buf *u)
 {
@@ -64,6 +66,10 @@ static void last_header_arrived(void *arg, int result, const uint8_t *obj, size_
         ccnv_set_size(s, m->h.offset + s->last_len);
     }
     free(m);
+    pthread_mutex_lock(&s->lock);
+    s->size_pending = 0;
+    pthread_cond_broadcast(&s->cond);
+    pthread_mutex_unlock(&s->lock);
 }
 
 void ccnv_size_check(struct ccnv_stream *s)
@@ -74,8 +80,10 @@ void ccnv_size_check(struct ccnv_stream *s)
     if (s->info.with_meta) { /* the last segment's offset is in its metadata */
         if (!s->last_header_asked) {
             s->last_header_asked = 1;
-            fetch_segment_object(s, &s->meta_name, s->last_segment, PROBE_MS,
-                                 last_header_arrived);
+            pthread_mutex_lock(&s->lock);
+            s->size_pending = fetch_segment_object(s, &s->meta_name, s->last_segment, PROBE_MS,
+                                                   last_header_arrived) == 0;
+            pthread_mutex_unlock(&s->lock);
         }
     } else if (s->last_segment == 0) {
         ccnv_set_size(s, s->last_len);
@@ -84,42 +92,69 @@ void ccnv_size_check(struct ccnv_stream *s)
     }
 }
 
-/* The answer to the size probe: the stream's last segment, if it says so. */
+static void probe_size(struct ccnv_stream *s);
+
+/* The answer to the size probe: the stream's last segment, if it says so.
+ * An answer below it (what a cache held: version discovery leaves segment
+ * 0 in ccnd's store) raises the probe's floor and it goes out again. */
 static void last_arrived(void *arg, int result, const uint8_t *obj, size_t len,
                          const struct ccnx_content_parsed *pc, const char *error)
 {
+    (void)len;
     (void)error;
     struct ccnv_stream *s = arg;
     uint64_t seg, final;
-    if (result != 0 || !pc->has_final_block_id ||
-        ccnx_naming_last_is_segment_ccnb(obj + pc->name.off, pc->name.len, &seg) != 1 ||
-        ccnx_naming_segment_decode(obj + pc->final_block_id.off, pc->final_block_id.len, &final) !=
-            0 ||
-        seg != final) {
+    if (result != 0 ||
+        ccnx_naming_last_is_segment_ccnb(obj + pc->name.off, pc->name.len, &seg) != 1) {
         return;
     }
-    (void)len;
+    if (!pc->has_final_block_id ||
+        ccnx_naming_segment_decode(obj + pc->final_block_id.off, pc->final_block_id.len,
+                                   &final) != 0 ||
+        seg != final) {
+        if (seg >= s->size_floor && s->size_attempts < SIZE_ATTEMPTS) {
+            s->size_floor = seg + 1;
+            probe_size(s);
+        }
+        return;
+    }
     s->last_segment = seg;
     s->last_len = pc->content_value.len;
     s->last_known = 1;
     ccnv_size_check(s);
 }
 
-/* The rightmost segment under the versioned name: the metadata's marker
- * component (six bytes from %C1) and everything after it excluded, so
- * that only segments remain. */
+/* The rightmost segment under the versioned name at or above size_floor:
+ * the components below it, the metadata's marker (six bytes from %C1) and
+ * everything after it are excluded, so that only segments remain. The
+ * first attempt goes out before the data's first Interests: the client
+ * hands an arriving object to every pending Interest it matches, and the
+ * data's answers then come after the probe's. An answer taken from another
+ * Interest is still right when it says it is the final segment. */
 static void probe_size(struct ccnv_stream *s)
 {
     static const uint8_t from[6] = {0xC1, 0, 0, 0, 0, 0};
-    struct ccnx_exclude_item ex[2] = {{CCNX_EXCLUDE_COMPONENT, from, sizeof from},
+    uint8_t below[CCNX_NUMERIC_MAX_LEN];
+    struct ccnx_exclude_item ex[4] = {{CCNX_EXCLUDE_ANY, NULL, 0},
+                                      {CCNX_EXCLUDE_COMPONENT, below, 0},
+                                      {CCNX_EXCLUDE_COMPONENT, from, sizeof from},
                                       {CCNX_EXCLUDE_ANY, NULL, 0}};
+    size_t first = 2;
+    if (s->size_floor > 0) {
+        int n = ccnx_naming_segment_build(s->size_floor - 1, below);
+        if (n <= 0) {
+            return;
+        }
+        ex[1].n = (size_t)n;
+        first = 0;
+    }
     struct ccnx_interest_params ip;
     ccnx_interest_params_init(&ip);
     ip.name = s->versioned.enc.data;
     ip.name_len = s->versioned.enc.len;
     ip.child_selector = 1;
-    ip.exclude = ex;
-    ip.exclude_count = 2;
+    ip.exclude = ex + first;
+    ip.exclude_count = 4 - first;
     ip.lifetime_units = (int64_t)PROBE_MS * 4096 / 1000;
     struct ccnx_buf interest = CCNX_BUF_INIT;
     if (ccnx_interest_build(&interest, &ip) == 0) {
@@ -127,6 +162,7 @@ static void probe_size(struct ccnv_stream *s)
                                 last_arrived, s);
     }
     ccnx_buf_free(&interest);
+    s->size_attempts++;
 }
 
 /* ---- Deciding ---- */
@@ -247,12 +283,13 @@ static void probe_done(void *arg, int result, const uint8_t *obj, size_t len,
     struct ccnsrc_plan plan;
     ccnsrc_plan_from_meta(m, (enum ccnsrc_mode)s->opt.mode, &plan);
     s->last_meta = plan.last_segment;
+    pthread_mutex_lock(&s->lock);
+    s->info.newest_segment = plan.last_segment;
     if (m->caps != NULL) {
-        pthread_mutex_lock(&s->lock);
         ccnv_caps_media_type(m->caps, m->caps_len, s->info.content_type,
                              sizeof s->info.content_type);
-        pthread_mutex_unlock(&s->lock);
     }
+    pthread_mutex_unlock(&s->lock);
     free(m);
     if (plan.live) {
         settle_live(s, plan.start_segment);
@@ -343,11 +380,12 @@ static void probe_meta(struct ccnv_stream *s)
         return;
     }
     if (s->opt.mode != CCNV_MODE_LIVE) { /* from the start unless live: fetch meanwhile */
+        s->size_floor = 1; /* version discovery left segment 0 in ccnd's store */
+        probe_size(s);
         s->deciding = 1;
         if (ccnv_start_data(s, 0, 0) != 0) {
             return;
         }
-        probe_size(s);
     }
     s->probe_attempts = 0;
     int rc = probe_send(s);

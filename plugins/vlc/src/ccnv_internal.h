@@ -39,6 +39,8 @@ struct ccnv_stream {
     int settled;          /* decided how to read the stream */
     uint64_t last_segment, last_len; /* the size probe's answer, when final */
     int last_known, last_header_asked;
+    uint64_t size_floor; /* the size probe excludes segments below it */
+    int size_attempts;
     uint64_t seek_lo, seek_hi, seek_to; /* a seek bisecting on metadata */
 
     /* shared, under lock */
@@ -48,6 +50,7 @@ struct ccnv_stream {
     size_t head;
     int decided, ended, failed, interrupted, quit;
     int resume_wanted, seek_wanted, seeking;
+    int size_pending; /* the last segment's offset is asked for: open waits for it */
     uint64_t seek_pos;
     int seek_result;
     struct ccnv_info info;

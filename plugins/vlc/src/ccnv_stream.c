@@ -147,7 +147,7 @@ void ccnv_on_data(void *arg, uint64_t segment, const uint8_t *p, size_t n)
     }
     size_t drop = s->skip < n ? (size_t)s->skip : n;
     s->skip = 0;
-    s->offset += n - drop;
+    s->offset += n;
     ccnv_queue_bytes(s, p + drop, n - drop);
 }
 
@@ -318,10 +318,10 @@ int ccnv_stream_start(const char *uri, const struct ccnv_options *o, struct ccnv
 int ccnv_stream_wait_ready(struct ccnv_stream *s, char *err, size_t room)
 {
     pthread_mutex_lock(&s->lock);
-    while (!s->decided && !s->failed && !s->interrupted) {
+    while ((!s->decided || s->size_pending) && !s->failed && !s->interrupted) {
         pthread_cond_wait(&s->cond, &s->lock);
     }
-    int rc = s->failed ? CCNX_E_NOTFOUND : s->decided ? 0 : CCNV_E_INTERRUPTED;
+    int rc = s->failed ? CCNX_E_NOTFOUND : s->decided && !s->size_pending ? 0 : CCNV_E_INTERRUPTED;
     snprintf(err, room, "%s", s->failed ? s->error : rc != 0 ? "interrupted" : "");
     pthread_mutex_unlock(&s->lock);
     return rc;

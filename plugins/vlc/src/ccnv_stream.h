@@ -74,6 +74,7 @@ struct ccnv_info {
     int live;              /* joined at the newest keyframe; no seeking */
     int with_meta;         /* a ccnsink stream */
     uint64_t start_segment; /* the first data segment read */
+    uint64_t newest_segment; /* a ccnsink stream: the newest segment when it was found */
     int size_known;        /* size is the stream's length in bytes */
     uint64_t size;
     char content_type[64]; /* a ccnsink stream's media type, else "" */
