@@ -9,6 +9,7 @@
 
 #include <ccnx/error.h>
 
+#include <stdint.h>
 #include <string.h>
 
 static int is_type_char(char c)
@@ -39,7 +40,7 @@ int ccnv_caps_media_type(const char *caps, size_t n, char *out, size_t room)
 }
 
 /* The offset just after the top-level text "streamheader=" that starts a
- * field, or n when there is none. */
+ * field, or SIZE_MAX when there is none. */
 static size_t find_field(const char *caps, size_t n)
 {
     static const char key[] = "streamheader=";
@@ -67,7 +68,7 @@ static size_t find_field(const char *caps, size_t n)
             depth--;
         }
     }
-    return n;
+    return SIZE_MAX;
 }
 
 static int hex_value(char c)
@@ -110,7 +111,7 @@ int ccnv_caps_stream_headers(const char *caps, size_t n, struct ccnx_buf *out)
 {
     static const char type[] = "(buffer)";
     size_t i = find_field(caps, n);
-    if (i == n) {
+    if (i == SIZE_MAX) {
         return 0;
     }
     size_t tlen = sizeof type - 1;
