@@ -134,10 +134,13 @@ fi
 plugin_dir="$bin/../lib/gstreamer-1.0"
 check="$bin/../tests/ccngst_check"
 if [[ -f $plugin_dir/libgstccnx.so && -x $check ]] && command -v gst-launch-1.0 >/dev/null; then
-  say "A live video stream (ccnsink) through ccnd to two viewers (ccnsrc), decoded"
+  vlc_dir="$bin/../lib/vlc/plugins" vlc_check="$bin/../tests/ccnv_check" vlc_viewer=
+  [[ -f $vlc_dir/access/libccnx_plugin.so && -x $vlc_check ]] && vlc_viewer=yes
+  say "A live video stream (ccnsink) through ccnd to two viewers (ccnsrc)${vlc_viewer:+ and VLC}, decoded"
   export GST_PLUGIN_PATH="$plugin_dir" GST_REGISTRY="$work/gst-registry.bin"
   echo "  sender:  videotestsrc is-live=true ! vp8enc ! webmmux streamable=true ! ccnsink location=ccnx:/demo/video"
   echo "  viewers: ccnsrc location=ccnx:/demo/video ! matroskademux ! vp8dec ! fakesink"
+  [[ -z $vlc_viewer ]] || echo "           vlc ccnx:/demo/video (here libvlc, pictures counted, nothing on screen)"
   gst-launch-1.0 -m videotestsrc is-live=true num-buffers=150 \
     ! video/x-raw,width=320,height=240,framerate=30/1 ! vp8enc deadline=1 keyframe-max-dist=30 \
     ! webmmux streamable=true ! ccnsink location=ccnx:/demo/video live-window=3000 linger=2 \
@@ -151,16 +154,26 @@ if [[ -f $plugin_dir/libgstccnx.so && -x $check ]] && command -v gst-launch-1.0 
       > "$work/viewer$v.out" 2> "$work/viewer$v.err" &
     viewers+=($!)
   done
+  if [[ -n $vlc_viewer ]]; then
+    VLC_PLUGIN_PATH="$vlc_dir" "$vlc_check" -n 60 -t 30 ccnx:///demo/video :network-caching=300 \
+      > "$work/vlc.out" 2> "$work/vlc.err" &
+    vlc_pid=$!
+  fi
   for v in 1 2; do
     wait "${viewers[$((v - 1))]}" || { echo "viewer $v failed:" >&2; cat "$work/viewer$v.err" >&2; exit 1; }
     read -r _ frames _ errors _ _ _ first < "$work/viewer$v.out"
     echo "  viewer $v: $frames frames decoded, $errors errors, first frame after $first ms"
   done
+  if [[ -n $vlc_viewer ]]; then
+    wait "$vlc_pid" || { echo "the VLC viewer failed: $(cat "$work/vlc.out")" >&2; grep -i error "$work/vlc.err" >&2; exit 1; }
+    read -r frames first _ <<< "$(sed 's/[a-z_]*=//g' "$work/vlc.out")"
+    echo "  VLC: $frames pictures shown, the first $first ms after opening"
+  fi
   wait "$sender" || true
   stats=$(grep "ccnsink-stats" "$work/sender.log" | tail -n 1)
   made=$(sed -n 's/.*segments=(guint64)\([0-9]*\).*/\1/p' <<< "$stats")
   sent=$(sed -n 's/.*objects-sent=(guint64)\([0-9]*\).*/\1/p' <<< "$stats")
-  echo "  the sender made $made segments and sent $sent: the second viewer came from ccnd's store"
+  echo "  the sender made $made segments and sent $sent: the other viewers came from ccnd's store"
 fi
 
 say "Stopping what we started (ccnr, then ccndstop)"

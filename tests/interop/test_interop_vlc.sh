@@ -55,7 +55,7 @@ same "our ccnputfile on B"
 ok "VLC reads our ccnputfile's file through the reference's ccnd"
 
 # ---- a live ccnsink stream through the reference's ccnd ----
-if gst_plugin && gst-inspect-1.0 vp8enc >/dev/null 2>&1; then
+if gst_plugin && LD_PRELOAD="${CCNGST_PRELOAD:-}" gst-inspect-1.0 vp8enc >/dev/null 2>&1; then
     bg sink env CCN_LOCAL_PORT="$PORT_B" CCN_LOCAL_SOCKNAME="$T/B.sock" CCNX_DIR="$T/our-user" \
         LD_PRELOAD="${CCNGST_PRELOAD:-}" timeout 120 gst-launch-1.0 -q videotestsrc is-live=true \
         ! video/x-raw,width=160,height=120,framerate=25/1 ! vp8enc deadline=1 keyframe-max-dist=10 \

@@ -9,7 +9,10 @@
  * on an error, after -n pictures, or after -t seconds, whichever first.
  * Exit 0 when the media ended or -n pictures were shown, else 1.
  *
- *   ccnv_check [-n PICTURES] [-t SECONDS] [-v] MRL [:option ...]
+ *   ccnv_check [-n PICTURES] [-t SECONDS] [-v] [-p] MRL [:option ...]
+ *
+ * -p: MRL is a path, turned into a file: MRL as the vlc program turns its
+ * arguments without "://" (so "ccnx:/name" as typed).
  *
  * Options after the MRL are media options (":ccnx-mode=live",
  * ":start-time=5"). Late pictures are shown, not dropped, so that the count
@@ -28,7 +31,7 @@
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
 static long frames, want = -1;
-static int ended, failed, verbose;
+static int ended, failed, verbose, as_path;
 static double opened_at, first_ms = -1;
 static libvlc_media_player_t *player;
 static uint8_t *pixels; /* three planes, each as large as a 32-bit picture */
@@ -134,20 +137,22 @@ int main(int argc, char **argv)
 {
     double seconds = 30;
     int opt;
-    while ((opt = getopt(argc, argv, "+n:t:v")) != -1) {
+    while ((opt = getopt(argc, argv, "+n:t:vp")) != -1) {
         if (opt == 'n') {
             want = atol(optarg);
         } else if (opt == 't') {
             seconds = atof(optarg);
         } else if (opt == 'v') {
             verbose = 1;
+        } else if (opt == 'p') {
+            as_path = 1;
         } else {
-            fprintf(stderr, "usage: ccnv_check [-n PICTURES] [-t SECONDS] [-v] MRL [:option ...]\n");
+            fprintf(stderr, "usage: ccnv_check [-n PICTURES] [-t SECONDS] [-v] [-p] MRL [:option ...]\n");
             return 2;
         }
     }
     if (optind >= argc) {
-        fprintf(stderr, "usage: ccnv_check [-n PICTURES] [-t SECONDS] [-v] MRL [:option ...]\n");
+        fprintf(stderr, "usage: ccnv_check [-n PICTURES] [-t SECONDS] [-v] [-p] MRL [:option ...]\n");
         return 2;
     }
     const char *args[] = {"--no-audio", "--aout=dummy", "--no-osd", "--no-stats",
@@ -161,7 +166,8 @@ int main(int argc, char **argv)
     libvlc_log_set(vlc, on_log, NULL);
     static const libvlc_dialog_cbs dialogs = {.pf_display_error = dialog_error};
     libvlc_dialog_set_callbacks(vlc, &dialogs, NULL);
-    libvlc_media_t *media = libvlc_media_new_location(vlc, argv[optind]);
+    libvlc_media_t *media = as_path ? libvlc_media_new_path(vlc, argv[optind])
+                                    : libvlc_media_new_location(vlc, argv[optind]);
     for (int i = optind + 1; i < argc; i++) {
         libvlc_media_add_option(media, argv[i]);
     }

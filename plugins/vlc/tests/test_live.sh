@@ -10,7 +10,7 @@ VLC_TEST_TAG=vlc-live
 VLC_TEST_PORT_BASE=16600
 . "$(dirname "$0")/lib.sh" || exit 1
 have_gst || skip "the GStreamer plugin (ccnsink) is not built"
-gst-inspect-1.0 vp8enc >/dev/null 2>&1 || skip "no vp8enc (gstreamer1.0-plugins-good)"
+have_vp8enc || skip "no vp8enc (gstreamer1.0-plugins-good)"
 
 start_ccnd
 serve sink env LD_PRELOAD="$PRELOAD" gst-launch-1.0 -q videotestsrc is-live=true \
