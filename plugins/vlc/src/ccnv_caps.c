@@ -14,8 +14,8 @@
 
 static int is_type_char(char c)
 {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '-' || c == '.' || c == '+' || c == '_';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+           c == '.' || c == '+' || c == '_';
 }
 
 int ccnv_caps_media_type(const char *caps, size_t n, char *out, size_t room)

@@ -109,8 +109,8 @@ static void last_arrived(void *arg, int result, const uint8_t *obj, size_t len,
         return;
     }
     if (!pc->has_final_block_id ||
-        ccnx_naming_segment_decode(obj + pc->final_block_id.off, pc->final_block_id.len,
-                                   &final) != 0 ||
+        ccnx_naming_segment_decode(obj + pc->final_block_id.off, pc->final_block_id.len, &final) !=
+            0 ||
         seg != final) {
         if (seg >= s->size_floor && s->size_attempts < SIZE_ATTEMPTS) {
             s->size_floor = seg + 1;
@@ -213,8 +213,7 @@ static void join_header_arrived(void *arg, int result, const uint8_t *obj, size_
                ccngst_meta_parse(obj + pc->content_value.off, pc->content_value.len, m) != 0) {
         ccnv_fail(s, "the stream's metadata does not parse (segment %llu)",
                   (unsigned long long)s->seek_to);
-    } else if (m->caps != NULL &&
-               ccnv_caps_stream_headers(m->caps, m->caps_len, &headers) != 0) {
+    } else if (m->caps != NULL && ccnv_caps_stream_headers(m->caps, m->caps_len, &headers) != 0) {
         ccnv_fail(s, "the stream's caps carry malformed stream headers");
     } else {
         pthread_mutex_lock(&s->lock);
@@ -247,8 +246,8 @@ static void settle_live(struct ccnv_stream *s, uint64_t key_segment)
     s->info.live = 1;
     pthread_mutex_unlock(&s->lock);
     s->seek_to = key_segment;
-    int rc = fetch_segment_object(s, &s->meta_name, key_segment, s->opt.timeout_ms,
-                                  join_header_arrived);
+    int rc =
+        fetch_segment_object(s, &s->meta_name, key_segment, s->opt.timeout_ms, join_header_arrived);
     if (rc != 0) {
         ccnv_fail(s, "cannot ask for the stream's metadata: %s", ccnx_strerror(rc));
     }
@@ -380,7 +379,7 @@ static void probe_meta(struct ccnv_stream *s)
         return;
     }
     if (s->opt.mode != CCNV_MODE_LIVE) { /* from the start unless live: fetch meanwhile */
-        s->size_floor = 1; /* version discovery left segment 0 in ccnd's store */
+        s->size_floor = 1;               /* version discovery left segment 0 in ccnd's store */
         probe_size(s);
         s->deciding = 1;
         if (ccnv_start_data(s, 0, 0) != 0) {
@@ -429,8 +428,8 @@ void ccnv_discover(struct ccnv_stream *s)
         probe_meta(s);
         return;
     }
-    int rc = ccnx_resolve_start(s->client, &s->location, 0, s->opt.timeout_ms, resolved, s,
-                                &s->resolve);
+    int rc =
+        ccnx_resolve_start(s->client, &s->location, 0, s->opt.timeout_ms, resolved, s, &s->resolve);
     if (rc != 0) {
         ccnv_fail(s, "cannot look for the stream: %s", ccnx_strerror(rc));
     }
@@ -481,8 +480,8 @@ static void seek_header_arrived(void *arg, int result, const uint8_t *obj, size_
 
 static void seek_step(struct ccnv_stream *s)
 {
-    uint64_t at = s->seek_lo == s->seek_hi ? s->seek_lo
-                                           : s->seek_lo + (s->seek_hi - s->seek_lo + 1) / 2;
+    uint64_t at =
+        s->seek_lo == s->seek_hi ? s->seek_lo : s->seek_lo + (s->seek_hi - s->seek_lo + 1) / 2;
     if (fetch_segment_object(s, &s->meta_name, at, SEEK_PROBE_MS, seek_header_arrived) != 0) {
         ccnv_seek_finished(s, CCNX_E_NOMEM);
     }

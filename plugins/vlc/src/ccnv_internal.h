@@ -27,16 +27,16 @@ struct ccnv_stream {
     struct ccnx_resolve *resolve;
     struct ccnx_name versioned, meta_name;
     struct ccnx_fetch *data;
-    int deciding;         /* the metadata probe is out; data kept in `early` */
+    int deciding; /* the metadata probe is out; data kept in `early` */
     int probing, probe_attempts, probe_window_ms;
-    uint64_t probe_mark;  /* data segments asked for when the probe was */
+    uint64_t probe_mark; /* data segments asked for when the probe was */
     struct ccnx_buf early;
     int early_paused, queue_paused;
-    uint64_t last_meta;   /* the newest metadata segment the probe saw */
-    size_t block;         /* a plain stream's first segment's size */
-    uint64_t skip;        /* bytes of the next segment delivered to drop (a seek) */
-    uint64_t offset;      /* stream offset of the next byte queued */
-    int settled;          /* decided how to read the stream */
+    uint64_t last_meta;              /* the newest metadata segment the probe saw */
+    size_t block;                    /* a plain stream's first segment's size */
+    uint64_t skip;                   /* bytes of the next segment delivered to drop (a seek) */
+    uint64_t offset;                 /* stream offset of the next byte queued */
+    int settled;                     /* decided how to read the stream */
     uint64_t last_segment, last_len; /* the size probe's answer, when final */
     int last_known, last_header_asked;
     uint64_t size_floor; /* the size probe excludes segments below it */
@@ -49,6 +49,7 @@ struct ccnv_stream {
     struct ccnx_buf queue; /* bytes queue.data[head..len) wait to be read */
     size_t head;
     int decided, ended, failed, interrupted, quit;
+    int reader_waiting; /* in ccnv_stream_read, for bytes */
     int resume_wanted, seek_wanted, seeking;
     int size_pending; /* the last segment's offset is asked for: open waits for it */
     uint64_t seek_pos;

@@ -82,7 +82,6 @@ void ccnv_queue_bytes(struct ccnv_stream *s, const uint8_t *p, size_t n)
         s->queue_paused |= pause;
         note_stats(s);
     }
-    pthread_cond_broadcast(&s->cond);
     pthread_mutex_unlock(&s->lock);
     if (pause) {
         ccnx_fetch_pause(s->data);
@@ -192,6 +191,18 @@ int ccnv_start_data(struct ccnv_stream *s, uint64_t segment, int live)
     return rc;
 }
 
+/* The bytes a pass of the loop queued go to a waiting reader at once, not
+ * one segment at a time: a wake-up per segment cost the reader's thread
+ * more than the fetch. */
+static void wake_reader(struct ccnv_stream *s)
+{
+    pthread_mutex_lock(&s->lock);
+    if (s->reader_waiting && queued(s) > 0) {
+        pthread_cond_broadcast(&s->cond);
+    }
+    pthread_mutex_unlock(&s->lock);
+}
+
 /* What the reader's thread asked for since the last wake-up: 1 to quit. */
 static int take_requests(struct ccnv_stream *s)
 {
@@ -237,6 +248,7 @@ static void *client_thread(void *arg)
             break;
         }
         ccnx_client_process(s->client);
+        wake_reader(s);
     }
     ccnx_fetch_destroy(s->data);
     s->data = NULL;
@@ -344,7 +356,9 @@ ssize_t ccnv_stream_read(struct ccnv_stream *s, void *buf, size_t n)
 {
     pthread_mutex_lock(&s->lock);
     while (queued(s) == 0 && !s->ended && !s->failed && !s->interrupted) {
+        s->reader_waiting = 1;
         pthread_cond_wait(&s->cond, &s->lock);
+        s->reader_waiting = 0;
     }
     ssize_t got = -1;
     if (queued(s) > 0) {

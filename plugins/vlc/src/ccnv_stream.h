@@ -71,11 +71,11 @@ void ccnv_stream_uninterrupt(struct ccnv_stream *s);
 int ccnv_stream_interrupted(struct ccnv_stream *s);
 
 struct ccnv_info {
-    int live;              /* joined at the newest keyframe; no seeking */
-    int with_meta;         /* a ccnsink stream */
-    uint64_t start_segment; /* the first data segment read */
+    int live;                /* joined at the newest keyframe; no seeking */
+    int with_meta;           /* a ccnsink stream */
+    uint64_t start_segment;  /* the first data segment read */
     uint64_t newest_segment; /* a ccnsink stream: the newest segment when it was found */
-    int size_known;        /* size is the stream's length in bytes */
+    int size_known;          /* size is the stream's length in bytes */
     uint64_t size;
     char content_type[64]; /* a ccnsink stream's media type, else "" */
     char uri[1024];        /* the versioned name read */

@@ -27,7 +27,6 @@
 #include <time.h>
 #include <unistd.h>
 
-
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
 static long frames, want = -1;
@@ -147,17 +146,19 @@ int main(int argc, char **argv)
         } else if (opt == 'p') {
             as_path = 1;
         } else {
-            fprintf(stderr, "usage: ccnv_check [-n PICTURES] [-t SECONDS] [-v] [-p] MRL [:option ...]\n");
+            fprintf(stderr,
+                    "usage: ccnv_check [-n PICTURES] [-t SECONDS] [-v] [-p] MRL [:option ...]\n");
             return 2;
         }
     }
     if (optind >= argc) {
-        fprintf(stderr, "usage: ccnv_check [-n PICTURES] [-t SECONDS] [-v] [-p] MRL [:option ...]\n");
+        fprintf(stderr,
+                "usage: ccnv_check [-n PICTURES] [-t SECONDS] [-v] [-p] MRL [:option ...]\n");
         return 2;
     }
-    const char *args[] = {"--no-audio", "--aout=dummy", "--no-osd", "--no-stats",
-                          "--no-media-library", "--no-video-title-show", "--ignore-config",
-                          "--no-drop-late-frames", "--no-skip-frames"};
+    const char *args[] = {"--no-audio",      "--aout=dummy",          "--no-osd",
+                          "--no-stats",      "--no-media-library",    "--no-video-title-show",
+                          "--ignore-config", "--no-drop-late-frames", "--no-skip-frames"};
     libvlc_instance_t *vlc = libvlc_new(sizeof args / sizeof args[0], args);
     if (vlc == NULL) {
         fprintf(stderr, "ccnv_check: libvlc_new failed\n");

@@ -19,7 +19,8 @@
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: ccnv_read [-s OFFSET] [-m auto|live|on-demand] [-t SECONDS] [-n] URI\n");
+    fprintf(stderr,
+            "usage: ccnv_read [-s OFFSET] [-m auto|live|on-demand] [-t SECONDS] [-n] URI\n");
     return 2;
 }
 

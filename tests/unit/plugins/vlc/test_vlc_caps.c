@@ -66,13 +66,13 @@ static void test_malformed_headers_refused_whole(void **state)
     (void)state;
     struct ccnx_buf out = CCNX_BUF_INIT;
     static const char *const bad[] = {
-        "video/webm, streamheader=(buffer)< 1a4 >",      /* odd digits */
-        "video/webm, streamheader=(buffer)< 1a45",        /* no end */
-        "video/webm, streamheader=(buffer)< 1a45, >",     /* empty buffer */
-        "video/webm, streamheader=(buffer)< 1a45 zz >",   /* not hex */
-        "video/webm, streamheader=(buffer)1a45",          /* not an array */
-        "video/webm, streamheader=(buffer)< 00, 1x >",    /* the second one bad */
-        "video/webm, streamheader=",                      /* nothing */
+        "video/webm, streamheader=(buffer)< 1a4 >",     /* odd digits */
+        "video/webm, streamheader=(buffer)< 1a45",      /* no end */
+        "video/webm, streamheader=(buffer)< 1a45, >",   /* empty buffer */
+        "video/webm, streamheader=(buffer)< 1a45 zz >", /* not hex */
+        "video/webm, streamheader=(buffer)1a45",        /* not an array */
+        "video/webm, streamheader=(buffer)< 00, 1x >",  /* the second one bad */
+        "video/webm, streamheader=",                    /* nothing */
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         assert_int_equal(ccnx_buf_append(&out, "kept", 4), 0);
