@@ -10,7 +10,7 @@
 # Sizes are moderate so that one run of the whole set takes a few minutes;
 # the scripts themselves take larger ones when run by hand.
 
-SET="forwarder table_scale first_fetch file_transfer interop repo gstreamer chat explore together"
+SET="forwarder table_scale first_fetch file_transfer interop repo gstreamer vlc chat explore together"
 
 # field LOG SED_EXPRESSION: the first match of SED_EXPRESSION's \1 in LOG.
 field() { sed -n "$2" "$1" | head -n 1; }
@@ -101,6 +101,24 @@ figures_gstreamer() {
         "$(field "$log" 's/.*medians: ccngetfile [0-9.]* MB\/s, ccnsrc \([0-9.]*\) MB\/s.*/\1/p')" +
     row "GStreamer live latency, 5 Mbit/s (ms)" \
         "$(field "$log" 's/^live latency .*median \([0-9.]*\) ms.*/\1/p')" -
+}
+
+# The VLC module: absent from builds before it, whose rows stay empty.
+run_vlc() {
+    if [ -f "$1/../lib/vlc/plugins/access/libccnx_plugin.so" ] && [ -x "$1/../tests/ccnv_check" ]; then
+        "$BENCH_DIR/vlc.sh" -n 1 -m 64 "$1"
+    else
+        echo "no VLC module in this build"
+    fi
+}
+figures_vlc() {
+    local log=$1
+    row "VLC on demand, 64 MB (MB/s)" \
+        "$(field "$log" 's/.*medians: ccngetfile [0-9.]* MB\/s, VLC \([0-9.]*\) MB\/s.*/\1/p')" +
+    row "VLC on demand, share of ccngetfile's rate in the same run (%)" \
+        "$(field "$log" 's/.*medians: ccngetfile .* ratio \([0-9]*\)%.*/\1/p')" +
+    row "VLC live, opening to the first picture (ms)" \
+        "$(field "$log" 's/^live, opening to the first picture: median \([0-9]*\) ms.*/\1/p')" -
 }
 
 run_chat() { "$BENCH_DIR/ccnchat.sh" -m 5 -r 5 -s 10 "$1"; }
