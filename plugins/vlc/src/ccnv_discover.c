@@ -440,6 +440,7 @@ void ccnv_discover(struct ccnv_stream *s)
 static void restart_at(struct ccnv_stream *s, uint64_t segment, uint64_t segment_offset,
                        uint64_t pos)
 {
+    s->bisecting = 0;
     s->skip = pos - segment_offset;
     s->offset = segment_offset;
     int rc = ccnv_start_data(s, segment, 0);
@@ -450,22 +451,31 @@ static void seek_step(struct ccnv_stream *s);
 
 /* A metadata header while bisecting: header i gives data segment i's
  * offset, which grows with i, so the largest i at or before the position
- * is the segment to start from. */
+ * is the segment to start from. An answer to another step (of a seek
+ * whose reader was interrupted and sought again) is dropped; one for the
+ * segment this step asks for is the same header, whoever asked. */
 static void seek_header_arrived(void *arg, int result, const uint8_t *obj, size_t len,
                                 const struct ccnx_content_parsed *pc, const char *error)
 {
     (void)len;
     (void)error;
     struct ccnv_stream *s = arg;
+    if (!s->bisecting) {
+        return;
+    }
     struct ccngst_meta *m = malloc(sizeof *m);
     if (result != 0 || m == NULL ||
         ccngst_meta_parse(obj + pc->content_value.off, pc->content_value.len, m) != 0) {
         free(m);
+        s->bisecting = 0;
         ccnv_seek_finished(s, CCNX_E_NOTFOUND);
         return;
     }
     uint64_t mid = m->h.segment, offset = m->h.offset;
     free(m);
+    if (mid != s->seek_at) {
+        return;
+    }
     if (s->seek_lo == s->seek_hi) {
         restart_at(s, mid, offset, s->seek_to);
         return;
@@ -480,9 +490,11 @@ static void seek_header_arrived(void *arg, int result, const uint8_t *obj, size_
 
 static void seek_step(struct ccnv_stream *s)
 {
-    uint64_t at =
+    s->seek_at =
         s->seek_lo == s->seek_hi ? s->seek_lo : s->seek_lo + (s->seek_hi - s->seek_lo + 1) / 2;
-    if (fetch_segment_object(s, &s->meta_name, at, SEEK_PROBE_MS, seek_header_arrived) != 0) {
+    if (fetch_segment_object(s, &s->meta_name, s->seek_at, SEEK_PROBE_MS, seek_header_arrived) !=
+        0) {
+        s->bisecting = 0;
         ccnv_seek_finished(s, CCNX_E_NOMEM);
     }
 }
@@ -492,6 +504,7 @@ void ccnv_seek_start(struct ccnv_stream *s, uint64_t pos)
     ccnx_fetch_destroy(s->data);
     s->data = NULL;
     s->skip = 0;
+    s->bisecting = 0;
     if (s->info.size_known && pos >= s->info.size) { /* at or past the end */
         s->offset = pos;
         ccnv_seek_finished(s, 0);
@@ -506,6 +519,7 @@ void ccnv_seek_start(struct ccnv_stream *s, uint64_t pos)
         restart_at(s, pos / s->block, pos / s->block * s->block, pos);
         return;
     }
+    s->bisecting = 1;
     s->seek_to = pos;
     s->seek_lo = 0;
     s->seek_hi = s->last_known ? s->last_segment : s->last_meta;

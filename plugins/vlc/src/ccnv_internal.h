@@ -41,7 +41,8 @@ struct ccnv_stream {
     int last_known, last_header_asked;
     uint64_t size_floor; /* the size probe excludes segments below it */
     int size_attempts;
-    uint64_t seek_lo, seek_hi, seek_to; /* a seek bisecting on metadata */
+    int bisecting;                               /* a seek bisecting on metadata: */
+    uint64_t seek_lo, seek_hi, seek_to, seek_at; /* the range, the position, the header asked */
 
     /* shared, under lock */
     pthread_mutex_t lock;

@@ -144,8 +144,10 @@ void ccnv_on_data(void *arg, uint64_t segment, const uint8_t *p, size_t n)
         ccnv_probe_progress(s);
         return;
     }
+    /* A seek's bytes to drop may span segments (a ccnsink stream sought
+     * past the newest segment its metadata named when it was found). */
     size_t drop = s->skip < n ? (size_t)s->skip : n;
-    s->skip = 0;
+    s->skip -= drop;
     s->offset += n;
     ccnv_queue_bytes(s, p + drop, n - drop);
 }
