@@ -250,21 +250,11 @@ static void found(struct ccnsrc_net *n, int error, gchar *message)
     g_mutex_unlock(&n->lock);
 }
 
-static void probe_unanswered(struct ccnsrc_net *n);
-
-static void probe_done(void *arg, int result, const uint8_t *obj, size_t len,
-                       const struct ccnx_content_parsed *pc, const char *error)
+static void probe_answered(void *arg, int result, const uint8_t *obj, size_t len,
+                           const struct ccnx_content_parsed *pc, const char *error)
 {
     (void)len;
     struct ccnsrc_net *n = arg;
-    if (!n->probing) { /* decided already, by another attempt */
-        return;
-    }
-    if (result == CCNX_E_NOTFOUND) {
-        probe_unanswered(n);
-        return;
-    }
-    n->probing = 0;
     if (result != 0) {
         found(n, GST_RESOURCE_ERROR_READ,
               g_strdup_printf("the stream's metadata was refused: %s", error));
@@ -284,6 +274,13 @@ static void probe_done(void *arg, int result, const uint8_t *obj, size_t len,
         n->found.duration = plan.duration;
     }
     g_free(m);
+    found(n, 0, NULL);
+}
+
+static void probe_unanswered(void *arg)
+{
+    struct ccnsrc_net *n = arg;
+    GST_DEBUG_OBJECT(n->element, "no metadata after %d probes: a plain stream", n->probe.attempts);
     found(n, 0, NULL);
 }
 
@@ -307,40 +304,7 @@ static void start_early_data(struct ccnsrc_net *n)
     }
 }
 
-/* One probe Interest: the newest metadata segment (rightmost child). */
-static int probe_send(struct ccnsrc_net *n)
-{
-    struct ccnx_buf interest = CCNX_BUF_INIT;
-    struct ccnx_interest_params ip;
-    ccnx_interest_params_init(&ip);
-    ip.name = n->meta_name.enc.data;
-    ip.name_len = n->meta_name.enc.len;
-    ip.child_selector = 1;
-    ip.lifetime_units = (int64_t)PROBE_MS * 4096 / 1000;
-    /* An attempt after the first excludes a random 32-byte component (no
-     * segment number is that long): it matches the same segments, but a
-     * forwarder cannot take it for the first attempt, whose entry it still
-     * holds, and absorb it. */
-    uint8_t nonce[32];
-    struct ccnx_exclude_item ex = {CCNX_EXCLUDE_COMPONENT, nonce, sizeof nonce};
-    if (n->probe_attempts > 0) {
-        for (size_t i = 0; i < sizeof nonce; i += 4) {
-            guint32 r = g_random_int();
-            memcpy(nonce + i, &r, 4);
-        }
-        ip.exclude = &ex;
-        ip.exclude_count = 1;
-    }
-    int rc = ccnx_interest_build(&interest, &ip);
-    rc = rc == 0 ? ccnx_fetch_object_start(ccngst_loop_client(n->loop), n->verifier, interest.data,
-                                           interest.len, PROBE_MS, probe_done, n)
-                 : rc;
-    ccnx_buf_free(&interest);
-    n->probe_attempts++;
-    n->probe_mark = n->data != NULL ? ccnx_fetch_stats(n->data)->interests : 0;
-    return rc;
-}
-
+/* The probe for the newest metadata segment (streamprobe.h). */
 static void probe_meta(struct ccnsrc_net *n)
 {
     int rc = ccngst_meta_name(&n->versioned, &n->meta_name);
@@ -349,63 +313,18 @@ static void probe_meta(struct ccnsrc_net *n)
         return;
     }
     start_early_data(n);
-    n->probe_attempts = 0;
-    rc = probe_send(n);
-    n->probing = rc == 0;
+    n->probe = (struct ccngst_probe){.client = ccngst_loop_client(n->loop),
+                                     .verifier = n->verifier,
+                                     .meta_name = &n->meta_name,
+                                     .data = (const struct ccnx_fetch *const *)&n->data,
+                                     .answered = probe_answered,
+                                     .unanswered = probe_unanswered,
+                                     .arg = n};
+    rc = ccngst_probe_start(&n->probe);
     if (rc != 0) {
         found(n, GST_RESOURCE_ERROR_FAILED,
               g_strdup_printf("cannot ask for the stream's metadata: %s", ccnx_strerror(rc)));
     }
-}
-
-/* No answer yet: ask again (the Interest or its answer may have been
- * lost), and after PROBE_ATTEMPTS decide that the stream is plain. */
-static void probe_unanswered(struct ccnsrc_net *n)
-{
-    if (!n->probing) {
-        return;
-    }
-    if (ccnsrc_probe_may_retry(n->probe_attempts) && probe_send(n) == 0) {
-        return;
-    }
-    n->probing = 0;
-    GST_DEBUG_OBJECT(n->element, "no metadata after %d probes: a plain stream", n->probe_attempts);
-    found(n, 0, NULL);
-}
-
-static void probe_window_over(void *arg)
-{
-    struct ccnsrc_net *n = arg;
-    if (!n->probing) {
-        return;
-    }
-    probe_unanswered(n);
-    if (n->probing) {
-        ccnx_client_schedule(ccngst_loop_client(n->loop), n->probe_window_ms, probe_window_over, n,
-                             NULL);
-    }
-}
-
-/* Data came while the probe is out: enough of it asked for after the
- * probe means the probe's Interest or answer was lost. */
-static void probe_progress(struct ccnsrc_net *n)
-{
-    if (n->probing && n->data != NULL &&
-        ccnsrc_probe_overdue(n->probe_mark, ccnx_fetch_stats(n->data)->segments)) {
-        probe_unanswered(n);
-    }
-}
-
-/* All the data came while the probe is out: no more progress to measure,
- * so each attempt gets a few of the data's round trips. */
-static void probe_data_ended(struct ccnsrc_net *n)
-{
-    if (!n->probing || n->data == NULL) {
-        return;
-    }
-    n->probe_window_ms = ccnsrc_probe_window_ms(ccnx_fetch_stats(n->data)->srtt_ms);
-    ccnx_client_schedule(ccngst_loop_client(n->loop), n->probe_window_ms, probe_window_over, n,
-                         NULL);
 }
 
 static void resolved(void *arg, int result, const struct ccnx_name *name, const char *error)
@@ -430,6 +349,7 @@ static void resolved(void *arg, int result, const struct ccnx_name *name, const 
 void ccnsrc_net_discover(void *arg)
 {
     struct ccnsrc_net *n = arg;
+    memset(&n->probe, 0, sizeof n->probe); /* none out from an earlier run */
     struct ccnx_client *c = ccngst_loop_client(n->loop);
     if (ccnx_verifier_create(c, &n->verifier) != 0) {
         found(n, GST_RESOURCE_ERROR_FAILED, g_strdup("out of memory"));
@@ -560,7 +480,7 @@ static void on_data(void *arg, uint64_t segment, const uint8_t *p, size_t len)
             n->early_paused = 1;
             ccnx_fetch_pause(n->data);
         }
-        probe_progress(n);
+        ccngst_probe_progress(&n->probe);
         return;
     }
     if (n->reader == NULL) {
@@ -626,7 +546,7 @@ static void on_data_done(void *arg, int result, const char *error)
     if (n->total_size == 0 && n->data != NULL) {
         n->total_size = n->byte_offset + n->early.len;
     }
-    probe_data_ended(n);
+    ccngst_probe_data_ended(&n->probe);
     maybe_end(n);
 }
 

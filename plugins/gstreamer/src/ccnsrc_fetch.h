@@ -6,6 +6,7 @@
 #define CCNSRC_FETCH_H
 
 #include "ccnloop.h"
+#include "streamprobe.h"
 
 #include <ccnx/verifier.h>
 #include <ccnx/resolve.h>
@@ -52,14 +53,14 @@ struct ccnsrc_net {
     int data_done, meta_done, ended, paused, headers_sent;
     /* While the metadata probe is out, an on-demand candidate's data is
      * already fetched from segment 0 and kept here. */
-    int deciding, early_paused, probing, probe_attempts, probe_window_ms;
-    guint64 skip;             /* bytes of the first data segment to drop (a byte seek) */
-    gsize block;              /* plain streams: the first segment's size, for byte seeks */
-    guint64 total_size;       /* plain streams: the size, once the last segment came; 0 unknown */
-    GstBuffer *filling;       /* plain bytes not queued yet (client thread) */
-    int flush_armed;          /* a zero-delay timer will queue `filling` */
-    struct ccnsrc_seek *seek; /* a seek in progress, client thread */
-    uint64_t probe_mark;      /* data Interests sent when the probe was */
+    int deciding, early_paused;
+    struct ccngst_probe probe; /* for the metadata */
+    guint64 skip;              /* bytes of the first data segment to drop (a byte seek) */
+    gsize block;               /* plain streams: the first segment's size, for byte seeks */
+    guint64 total_size;        /* plain streams: the size, once the last segment came; 0 unknown */
+    GstBuffer *filling;        /* plain bytes not queued yet (client thread) */
+    int flush_armed;           /* a zero-delay timer will queue `filling` */
+    struct ccnsrc_seek *seek;  /* a seek in progress, client thread */
     struct ccnx_buf early;
     guint64 byte_offset;
 

@@ -1,13 +1,14 @@
 /* Finding the stream and deciding how to read it, the size, and seeks
- * (ccnv_internal.h), on the client's thread. The metadata probe follows
- * ccnsrc's rules (ccnsrc_decide.h): one Interest for the newest metadata
- * segment while the data is already fetched from segment 0, counted as
- * unanswered once eight data segments asked for after it have come. */
+ * (ccnv_internal.h), on the client's thread. The metadata probe is
+ * ccnsrc's (streamprobe.h): one Interest for the newest metadata segment
+ * while the data is already fetched from segment 0, counted as unanswered
+ * once eight data segments asked for after it have come. */
 #include "ccnv_caps.h"
 #include "ccnv_internal.h"
 
 #include "ccnsrc_decide.h"
 #include "streammeta.h"
+#include "streamprobe.h"
 
 #include <ccnx/error.h>
 #include <ccnx/interest.h>
@@ -253,21 +254,11 @@ static void settle_live(struct ccnv_stream *s, uint64_t key_segment)
     }
 }
 
-static void probe_unanswered(struct ccnv_stream *s);
-
-static void probe_done(void *arg, int result, const uint8_t *obj, size_t len,
-                       const struct ccnx_content_parsed *pc, const char *error)
+static void probe_answered(void *arg, int result, const uint8_t *obj, size_t len,
+                           const struct ccnx_content_parsed *pc, const char *error)
 {
     (void)len;
     struct ccnv_stream *s = arg;
-    if (!s->probing) { /* decided already, by another attempt */
-        return;
-    }
-    if (result == CCNX_E_NOTFOUND) {
-        probe_unanswered(s);
-        return;
-    }
-    s->probing = 0;
     if (result != 0) {
         ccnv_fail(s, "the stream's metadata was refused: %s", error);
         return;
@@ -297,78 +288,20 @@ static void probe_done(void *arg, int result, const uint8_t *obj, size_t len,
     }
 }
 
-/* One probe Interest: the newest metadata segment (rightmost child). An
- * attempt after the first excludes a random 32-byte component (no segment
- * number is that long), so that a forwarder still holding the first
- * attempt's entry cannot absorb it. */
-static int probe_send(struct ccnv_stream *s)
+/* Every attempt went unanswered: plain bytes. */
+static void probe_unanswered(void *arg)
 {
-    struct ccnx_buf interest = CCNX_BUF_INIT;
-    struct ccnx_interest_params ip;
-    ccnx_interest_params_init(&ip);
-    ip.name = s->meta_name.enc.data;
-    ip.name_len = s->meta_name.enc.len;
-    ip.child_selector = 1;
-    ip.lifetime_units = (int64_t)PROBE_MS * 4096 / 1000;
-    uint8_t nonce[32];
-    struct ccnx_exclude_item ex = {CCNX_EXCLUDE_COMPONENT, nonce, sizeof nonce};
-    if (s->probe_attempts > 0) {
-        arc4random_buf(nonce, sizeof nonce);
-        ip.exclude = &ex;
-        ip.exclude_count = 1;
-    }
-    int rc = ccnx_interest_build(&interest, &ip);
-    rc = rc == 0 ? ccnx_fetch_object_start(s->client, s->verifier, interest.data, interest.len,
-                                           PROBE_MS, probe_done, s)
-                 : rc;
-    ccnx_buf_free(&interest);
-    s->probe_attempts++;
-    s->probe_mark = s->data != NULL ? ccnx_fetch_stats(s->data)->interests : 0;
-    return rc;
-}
-
-/* No answer yet: ask again, and after PROBE_ATTEMPTS the stream is plain. */
-static void probe_unanswered(struct ccnv_stream *s)
-{
-    if (!s->probing) {
-        return;
-    }
-    if (ccnsrc_probe_may_retry(s->probe_attempts) && probe_send(s) == 0) {
-        return;
-    }
-    s->probing = 0;
-    settle_from_start(s, 0);
+    settle_from_start(arg, 0);
 }
 
 void ccnv_probe_progress(struct ccnv_stream *s)
 {
-    if (s->probing && s->data != NULL &&
-        ccnsrc_probe_overdue(s->probe_mark, ccnx_fetch_stats(s->data)->segments)) {
-        probe_unanswered(s);
-    }
+    ccngst_probe_progress(&s->probe);
 }
 
-static void probe_window_over(void *arg)
-{
-    struct ccnv_stream *s = arg;
-    if (!s->probing) {
-        return;
-    }
-    probe_unanswered(s);
-    if (s->probing) {
-        ccnx_client_schedule(s->client, s->probe_window_ms, probe_window_over, s, NULL);
-    }
-}
-
-/* All the data came while the probe is out: each attempt gets a few of
- * the data's round trips. */
 void ccnv_probe_data_ended(struct ccnv_stream *s)
 {
-    if (!s->probing || s->data == NULL) {
-        return;
-    }
-    s->probe_window_ms = ccnsrc_probe_window_ms(ccnx_fetch_stats(s->data)->srtt_ms);
-    ccnx_client_schedule(s->client, s->probe_window_ms, probe_window_over, s, NULL);
+    ccngst_probe_data_ended(&s->probe);
 }
 
 static void probe_meta(struct ccnv_stream *s)
@@ -386,9 +319,14 @@ static void probe_meta(struct ccnv_stream *s)
             return;
         }
     }
-    s->probe_attempts = 0;
-    int rc = probe_send(s);
-    s->probing = rc == 0;
+    s->probe = (struct ccngst_probe){.client = s->client,
+                                     .verifier = s->verifier,
+                                     .meta_name = &s->meta_name,
+                                     .data = (const struct ccnx_fetch *const *)&s->data,
+                                     .answered = probe_answered,
+                                     .unanswered = probe_unanswered,
+                                     .arg = s};
+    int rc = ccngst_probe_start(&s->probe);
     if (rc != 0) {
         ccnv_fail(s, "cannot ask for the stream's metadata: %s", ccnx_strerror(rc));
     }

@@ -13,6 +13,8 @@
 #include <ccnx/resolve.h>
 #include <ccnx/verifier.h>
 
+#include "streamprobe.h"
+
 #include <pthread.h>
 
 struct ccnv_stream {
@@ -28,8 +30,7 @@ struct ccnv_stream {
     struct ccnx_name versioned, meta_name;
     struct ccnx_fetch *data;
     int deciding; /* the metadata probe is out; data kept in `early` */
-    int probing, probe_attempts, probe_window_ms;
-    uint64_t probe_mark; /* data segments asked for when the probe was */
+    struct ccngst_probe probe;
     struct ccnx_buf early;
     int early_paused, queue_paused;
     uint64_t last_meta;              /* the newest metadata segment the probe saw */

@@ -1,0 +1,113 @@
+/* The metadata probe (streamprobe.h). */
+#include "streamprobe.h"
+
+#include "ccnsrc_decide.h"
+
+#include <ccnx/buf.h>
+#include <ccnx/error.h>
+#include <ccnx/interest.h>
+
+#include <stdlib.h>
+
+static const struct ccnx_fetch *data_fetch(const struct ccngst_probe *p)
+{
+    return p->data != NULL ? *p->data : NULL;
+}
+
+static void unanswered(struct ccngst_probe *p);
+
+static void attempt_done(void *arg, int result, const uint8_t *obj, size_t len,
+                         const struct ccnx_content_parsed *pc, const char *error)
+{
+    struct ccngst_probe *p = arg;
+    if (!p->probing) { /* decided already, by another attempt */
+        return;
+    }
+    if (result == CCNX_E_NOTFOUND) {
+        unanswered(p);
+        return;
+    }
+    p->probing = 0;
+    p->answered(p->arg, result, obj, len, pc, error);
+}
+
+/* One attempt. After the first it excludes a random 32-byte component (no
+ * segment number is that long): it matches the same segments, but a
+ * forwarder still holding the first attempt's entry cannot absorb it. */
+static int send_attempt(struct ccngst_probe *p)
+{
+    struct ccnx_buf interest = CCNX_BUF_INIT;
+    struct ccnx_interest_params ip;
+    ccnx_interest_params_init(&ip);
+    ip.name = p->meta_name->enc.data;
+    ip.name_len = p->meta_name->enc.len;
+    ip.child_selector = 1;
+    ip.lifetime_units = (int64_t)PROBE_MS * 4096 / 1000;
+    uint8_t nonce[32];
+    struct ccnx_exclude_item ex = {CCNX_EXCLUDE_COMPONENT, nonce, sizeof nonce};
+    if (p->attempts > 0) {
+        arc4random_buf(nonce, sizeof nonce);
+        ip.exclude = &ex;
+        ip.exclude_count = 1;
+    }
+    int rc = ccnx_interest_build(&interest, &ip);
+    rc = rc == 0 ? ccnx_fetch_object_start(p->client, p->verifier, interest.data, interest.len,
+                                           PROBE_MS, attempt_done, p)
+                 : rc;
+    ccnx_buf_free(&interest);
+    p->attempts++;
+    const struct ccnx_fetch *d = data_fetch(p);
+    p->mark = d != NULL ? ccnx_fetch_stats(d)->interests : 0;
+    return rc;
+}
+
+/* No answer yet: ask again, and after PROBE_ATTEMPTS give up. */
+static void unanswered(struct ccngst_probe *p)
+{
+    if (!p->probing) {
+        return;
+    }
+    if (ccnsrc_probe_may_retry(p->attempts) && send_attempt(p) == 0) {
+        return;
+    }
+    p->probing = 0;
+    p->unanswered(p->arg);
+}
+
+int ccngst_probe_start(struct ccngst_probe *p)
+{
+    p->attempts = 0;
+    int rc = send_attempt(p);
+    p->probing = rc == 0;
+    return rc;
+}
+
+void ccngst_probe_progress(struct ccngst_probe *p)
+{
+    const struct ccnx_fetch *d = data_fetch(p);
+    if (p->probing && d != NULL && ccnsrc_probe_overdue(p->mark, ccnx_fetch_stats(d)->segments)) {
+        unanswered(p);
+    }
+}
+
+static void window_over(void *arg)
+{
+    struct ccngst_probe *p = arg;
+    if (!p->probing) {
+        return;
+    }
+    unanswered(p);
+    if (p->probing) {
+        ccnx_client_schedule(p->client, p->window_ms, window_over, p, NULL);
+    }
+}
+
+void ccngst_probe_data_ended(struct ccngst_probe *p)
+{
+    const struct ccnx_fetch *d = data_fetch(p);
+    if (!p->probing || d == NULL) {
+        return;
+    }
+    p->window_ms = ccnsrc_probe_window_ms(ccnx_fetch_stats(d)->srtt_ms);
+    ccnx_client_schedule(p->client, p->window_ms, window_over, p, NULL);
+}
