@@ -1,4 +1,4 @@
-/* The GStreamer elements' metadata (plugins/gstreamer/src/streammeta.h):
+/* The GStreamer elements' metadata (plugins/common/streammeta.h):
  * the parser on arbitrary bytes, then a reader fed the same bytes as a meta
  * segment and as data, drained to the end. */
 #include "streammeta.h"

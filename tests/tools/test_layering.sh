@@ -11,7 +11,7 @@
 #     the status page shows); ccnd's top files wire every layer;
 #   - table/ names no socket header;
 #   - an app includes its own files and apps/common, a
-#     plugin only its own;
+#     plugin its own and plugins/common;
 #   - inside the core, the layers of core/src are ordered base, encoding,
 #     packet, security, client, fetch, publish, sync: a file includes its own
 #     layer's headers and those of the layers below (a public header counts
@@ -35,7 +35,8 @@ search_dirs() {
     core/src/*) SEARCH+=(core/src) ;;
     ccnd/*) SEARCH+=(ccnd) ;;
     apps/*) SEARCH+=(apps/common) ;;
-    plugins/gstreamer/*) SEARCH+=(plugins/gstreamer/src) ;;
+    plugins/gstreamer/*) SEARCH+=(plugins/gstreamer/src plugins/common) ;;
+    plugins/*) SEARCH+=(plugins/common) ;;
     esac
 }
 
@@ -59,7 +60,7 @@ allowed() {
         ;;
     plugins/*)
         top=${f#plugins/}
-        ALLOWED=("plugins/${top%%/*}/")
+        ALLOWED=("plugins/${top%%/*}/" plugins/common/)
         ;;
     esac
 }

@@ -19,8 +19,9 @@
  * keyframe's PTS: a viewer joins there, and a seek bisects on it.
  * docs/gstreamer.md has the whole format.
  *
- * No GStreamer types here: the codec is shared by the elements, the unit
- * tests and the fuzz target. The parser is total over arbitrary bytes. */
+ * No GStreamer types here: the codec is shared by the elements, the VLC
+ * module, the unit tests and the fuzz target. The parser is total over
+ * arbitrary bytes. */
 #ifndef CCNGST_STREAMMETA_H
 #define CCNGST_STREAMMETA_H
 
