@@ -155,7 +155,7 @@ if [[ -f $plugin_dir/libgstccnx.so && -x $check ]] && command -v gst-launch-1.0 
     viewers+=($!)
   done
   if [[ -n $vlc_viewer ]]; then
-    VLC_PLUGIN_PATH="$vlc_dir" "$vlc_check" -n 60 -t 30 ccnx:///demo/video :network-caching=300 \
+    VLC_PLUGIN_PATH="$vlc_dir" "$vlc_check" -n 60 -t 30 ccnx:///demo/video \
       > "$work/vlc.out" 2> "$work/vlc.err" &
     vlc_pid=$!
   fi
