@@ -10,7 +10,8 @@
 # benchmark set (bench/benchmark_set.sh: forwarder, ccnd's tables, first
 # fetch at 10/100/500 MB, refetch, our consumer against the reference's on
 # the seqwriter producers, repository ingest and serve, GStreamer on demand
-# and live latency, chat latency, explorer listing, put and get together);
+# and live latency, VLC on demand and its first live picture, chat
+# latency, explorer listing, put and get together);
 # with "--" it runs SCRIPT ARGS BIN for one script. Each of the RUNS runs
 # (default 3) takes A, then B, so a machine that gets busier or quieter
 # meanwhile weighs on both alike. Every output is kept in DIR (default
