@@ -294,16 +294,6 @@ static void probe_unanswered(void *arg)
     settle_from_start(arg, 0);
 }
 
-void ccnv_probe_progress(struct ccnv_stream *s)
-{
-    ccngst_probe_progress(&s->probe);
-}
-
-void ccnv_probe_data_ended(struct ccnv_stream *s)
-{
-    ccngst_probe_data_ended(&s->probe);
-}
-
 static void probe_meta(struct ccnv_stream *s)
 {
     note_uri(s);

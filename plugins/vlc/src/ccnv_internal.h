@@ -74,8 +74,6 @@ void ccnv_on_data(void *arg, uint64_t segment, const uint8_t *p, size_t n);
 
 /* ccnv_discover.c, on the client's thread */
 void ccnv_discover(struct ccnv_stream *s);
-void ccnv_probe_progress(struct ccnv_stream *s);
-void ccnv_probe_data_ended(struct ccnv_stream *s);
 void ccnv_seek_start(struct ccnv_stream *s, uint64_t pos);
 /* The size, once both the final segment and what places it are known. */
 void ccnv_size_check(struct ccnv_stream *s);

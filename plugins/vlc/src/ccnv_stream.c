@@ -80,7 +80,6 @@ void ccnv_queue_bytes(struct ccnv_stream *s, const uint8_t *p, size_t n)
         }
         pause = queued(s) > CCNV_QUEUE_HIGH && !s->queue_paused && s->data != NULL;
         s->queue_paused |= pause;
-        note_stats(s);
     }
     pthread_mutex_unlock(&s->lock);
     if (pause) {
@@ -141,7 +140,7 @@ void ccnv_on_data(void *arg, uint64_t segment, const uint8_t *p, size_t n)
             s->early_paused = 1;
             ccnx_fetch_pause(s->data);
         }
-        ccnv_probe_progress(s);
+        ccngst_probe_progress(&s->probe);
         return;
     }
     /* A seek's bytes to drop may span segments (a ccnsink stream sought
@@ -160,7 +159,7 @@ static void on_data_done(void *arg, int result, const char *error)
         return;
     }
     if (s->deciding) {
-        ccnv_probe_data_ended(s);
+        ccngst_probe_data_ended(&s->probe);
         return;
     }
     ccnv_data_ended(s);
@@ -195,10 +194,11 @@ int ccnv_start_data(struct ccnv_stream *s, uint64_t segment, int live)
 
 /* The bytes a pass of the loop queued go to a waiting reader at once, not
  * one segment at a time: a wake-up per segment cost the reader's thread
- * more than the fetch. */
+ * more than the fetch. The statistics are copied here too, once a pass. */
 static void wake_reader(struct ccnv_stream *s)
 {
     pthread_mutex_lock(&s->lock);
+    note_stats(s);
     if (s->reader_waiting && queued(s) > 0) {
         pthread_cond_broadcast(&s->cond);
     }
