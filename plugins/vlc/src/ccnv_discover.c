@@ -179,7 +179,6 @@ static void settle_from_start(struct ccnv_stream *s, int with_meta)
     int was_deciding = s->deciding;
     s->deciding = 0;
     if (!was_deciding && s->data == NULL) {
-        s->offset = 0;
         if (ccnv_start_data(s, 0, 0) != 0) {
             return;
         }
@@ -199,6 +198,17 @@ static void settle_from_start(struct ccnv_stream *s, int with_meta)
     ccnv_decided(s);
 }
 
+/* A metadata segment's caps (when it has them) name the media type. */
+static void note_media_type(struct ccnv_stream *s, const struct ccngst_meta *m)
+{
+    if (m->caps == NULL) {
+        return;
+    }
+    pthread_mutex_lock(&s->lock);
+    ccnv_caps_media_type(m->caps, m->caps_len, s->info.content_type, sizeof s->info.content_type);
+    pthread_mutex_unlock(&s->lock);
+}
+
 /* The metadata segment of the live join point: its caps give the
  * container's stream headers, which go first. */
 static void join_header_arrived(void *arg, int result, const uint8_t *obj, size_t len,
@@ -213,17 +223,11 @@ static void join_header_arrived(void *arg, int result, const uint8_t *obj, size_
     } else if (m == NULL ||
                ccngst_meta_parse(obj + pc->content_value.off, pc->content_value.len, m) != 0) {
         ccnv_fail(s, "the stream's metadata does not parse (segment %llu)",
-                  (unsigned long long)s->seek_to);
+                  (unsigned long long)s->info.start_segment);
     } else if (m->caps != NULL && ccnv_caps_stream_headers(m->caps, m->caps_len, &headers) != 0) {
         ccnv_fail(s, "the stream's caps carry malformed stream headers");
     } else {
-        pthread_mutex_lock(&s->lock);
-        if (m->caps != NULL) {
-            ccnv_caps_media_type(m->caps, m->caps_len, s->info.content_type,
-                                 sizeof s->info.content_type);
-        }
-        s->info.start_segment = m->h.segment;
-        pthread_mutex_unlock(&s->lock);
+        note_media_type(s, m);
         s->settled = 1;
         s->offset = m->h.offset;
         ccnv_queue_bytes(s, headers.data, headers.len);
@@ -245,8 +249,8 @@ static void settle_live(struct ccnv_stream *s, uint64_t key_segment)
     pthread_mutex_lock(&s->lock);
     s->info.with_meta = 1;
     s->info.live = 1;
+    s->info.start_segment = key_segment;
     pthread_mutex_unlock(&s->lock);
-    s->seek_to = key_segment;
     int rc =
         fetch_segment_object(s, &s->meta_name, key_segment, s->opt.timeout_ms, join_header_arrived);
     if (rc != 0) {
@@ -275,11 +279,8 @@ static void probe_answered(void *arg, int result, const uint8_t *obj, size_t len
     s->last_meta = plan.last_segment;
     pthread_mutex_lock(&s->lock);
     s->info.newest_segment = plan.last_segment;
-    if (m->caps != NULL) {
-        ccnv_caps_media_type(m->caps, m->caps_len, s->info.content_type,
-                             sizeof s->info.content_type);
-    }
     pthread_mutex_unlock(&s->lock);
+    note_media_type(s, m);
     free(m);
     if (plan.live) {
         settle_live(s, plan.start_segment);
