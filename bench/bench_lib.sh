@@ -13,3 +13,7 @@ bench_need() {
         exit 1
     done
 }
+
+# median: the median of the numbers on standard input (separated by spaces
+# or lines), the mean of the two middle ones when their count is even.
+median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }

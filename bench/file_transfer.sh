@@ -73,7 +73,6 @@ fetch() {
 relay() {
     "$B/ccnd-bench" -t 3 relay | sed -n 's/.*relay: \([0-9.]*\) MB\/s.*/\1/p'
 }
-median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 mkdir -p "$CCNX_DIR"
 "$B/ccndstart" >/dev/null 2>"$T/ccndstart.err" || die "ccndstart failed"

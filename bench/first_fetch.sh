@@ -60,7 +60,6 @@ cleanup() {
 }
 trap cleanup EXIT
 die() { echo "first_fetch.sh: $*" >&2; tail -n 3 "$T"/*.err >&2 2>/dev/null; exit 1; }
-median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 us_now() { echo "${EPOCHREALTIME/[.,]/}"; }
 
 # first_fetch URI MB: prints the consumer's MB/s.

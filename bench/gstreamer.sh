@@ -56,7 +56,6 @@ cleanup() {
 }
 trap cleanup EXIT
 die() { echo "gstreamer.sh: $*" >&2; exit 1; }
-median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 now() { date +%s.%N; }
 rate() { awk -v mb="$MB" -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", mb / (b - a) }'; }
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null; }

@@ -93,7 +93,6 @@ for r in $(seq "$ROUNDS"); do
     done
 done
 
-median() { tr ' ' '\n' | grep . | sort -g | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
 echo
 printf '%-32s %10s %10s %8s\n' "median of $ROUNDS (s)" "our ccncat" "its ccncat" "ours/its"
 for prod in $PRODUCERS; do

@@ -45,7 +45,6 @@ cleanup() {
 trap cleanup EXIT
 die() { echo "put_get_together.sh: $*" >&2; tail -n 3 "$T"/*.err >&2 2>/dev/null; exit 1; }
 ms_now() { date +%s%3N; }
-median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 # round BIN NAME: prints "<together ms> <discovery ms>".
 round() {

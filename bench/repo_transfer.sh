@@ -83,7 +83,6 @@ fetch() {
     CPU=$(echo "$t" | awk -v d=$((d1 - d0)) -v r=$((r1 - r0)) -v hz="$(getconf CLK_TCK)" \
         -v n="$SEGMENTS" '{ printf "%.1f %.1f %.1f", ($1 + $2) * 1e6 / n, d * 1e6 / hz / n, r * 1e6 / hz / n }')
 }
-median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 mkdir -p "$CCNX_DIR" "$CCNR_DIRECTORY"
 : >"$T/ccnr.err"
