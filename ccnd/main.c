@@ -3,7 +3,10 @@
 #include "ccnd.h"
 #include "config.h"
 
+#include <ccnx/local.h>
+
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void usage(FILE *out)
@@ -48,7 +51,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "ccnd: %s\n", err);
         return 1;
     }
+    /* Listening: a service manager waiting on ccnd (Type=notify) may start
+     * what needs it. */
+    if (ccnx_local_notify(getenv("NOTIFY_SOCKET"), "READY=1") != 0) {
+        fprintf(stderr, "ccnd: could not tell the service manager it is ready (NOTIFY_SOCKET)\n");
+    }
     int res = ccnd_run(d);
+    ccnx_local_notify(getenv("NOTIFY_SOCKET"), "STOPPING=1");
     ccnd_destroy(d);
     return res == 0 ? 0 : 1;
 }

@@ -8,6 +8,7 @@
 #include "tool_signal.h"
 
 #include <ccnx/error.h>
+#include <ccnx/local.h>
 #include <ccnx/uri.h>
 
 #include <errno.h>
@@ -263,7 +264,11 @@ int main(int argc, char **argv)
     if (ccnr_status_open(&r, &st, err, sizeof err) != 0) {
         tool_die("%s", err);
     }
+    if (ccnx_local_notify(getenv("NOTIFY_SOCKET"), "READY=1") != 0) {
+        ccnr_log(CCNR_WARNING, "could not tell the service manager it is ready (NOTIFY_SOCKET)");
+    }
     run_loop(&r, st);
+    ccnx_local_notify(getenv("NOTIFY_SOCKET"), "STOPPING=1");
     ccnr_status_close(st);
     close_all(&r);
     close(lock_fd);

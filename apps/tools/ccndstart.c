@@ -29,7 +29,9 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-            "Usage: %s [-v] [--lan [IFACE...]] [--lan-prefix URI]\n"
+            "Usage: %s [-v] [--config-dir DIR] [--lan [IFACE...]] [--lan-prefix URI]\n"
+            "       %s --exec [--config-dir DIR]\n"
+            "       %s --configure [-v] [--config-dir DIR] [--lan [IFACE...]] [--lan-prefix URI]\n"
             "Start ccnd in the background and configure it:\n"
             "  1. settings VAR=value from $CCNX_DIR/ccndrc (default ~/.ccnx/ccndrc) are put\n"
             "     in ccnd's environment ('#' comments and 'export' are allowed);\n"
@@ -47,13 +49,20 @@ static void usage(FILE *f)
             "     with the LAN prefix (default ccnx:/) routed there.\n"
             "A ccnd already answering on the socket is not touched: stop it with ccndstop.\n"
             "\n"
+            "For a service manager (the ccnd.service units run these two):\n"
+            "  --exec              step 1, then become ccnd in the foreground (messages on\n"
+            "                      standard error; READY=1 to $NOTIFY_SOCKET once listening)\n"
+            "  --configure         wait until ccnd answers, then steps 3 and 5 (no ccnr)\n"
+            "\n"
+            "  --config-dir DIR    read ccndrc and ccnd.conf from DIR (the repository of\n"
+            "                      step 4 too); keys stay in $CCNX_DIR\n"
             "  --lan [IFACE...]    join the LAN (CCND_LAN=all or CCND_LAN=\"eth0 wlan0\")\n"
             "  --lan-prefix URI    what the LAN serves (CCND_LAN_PREFIX; default ccnx:/)\n"
             "  -v                  say what was started\n"
             "  -h, --help          show this help\n"
             "\n"
             "Exit status: 0 started and configured, 1 a step failed, 2 usage.\n",
-            tool_name());
+            tool_name(), tool_name(), tool_name());
 }
 
 /* Where ccndrc and ccnd.conf live: $CCNX_DIR, else ~/.ccnx. */
@@ -155,7 +164,9 @@ static pid_t spawn(const char *name, const char *log, int append, const char *lo
     return pid;
 }
 
-/* 0 once ccnd answers on path; dies with the reason when it exits or stays silent. */
+/* Returns once ccnd answers on path; dies with the reason when it exits
+ * (pid, when it is our child; 0 for a ccnd started by someone else) or
+ * stays silent. */
 static void wait_up(pid_t pid, const char *path, const char *log)
 {
     for (long waited = 0; waited < START_WAIT_MS; waited += 20) {
@@ -164,7 +175,7 @@ static void wait_up(pid_t pid, const char *path, const char *log)
             return;
         }
         int status;
-        if (waitpid(pid, &status, WNOHANG) == pid) {
+        if (pid > 0 && waitpid(pid, &status, WNOHANG) == pid) {
             tool_die("ccnd exited at once (%s %d)%s%s", WIFEXITED(status) ? "status" : "signal",
                      WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
                      log != NULL && log[0] != '\0' ? "; its messages are in " : "",
@@ -173,8 +184,7 @@ static void wait_up(pid_t pid, const char *path, const char *log)
         struct timespec ts = {0, 20 * 1000000};
         nanosleep(&ts, NULL);
     }
-    tool_die("ccnd (pid %ld) does not answer on %s after %d s", (long)pid, path,
-             START_WAIT_MS / 1000);
+    tool_die("ccnd does not answer on %s after %d s", path, START_WAIT_MS / 1000);
 }
 
 /* Runs ccndc with argv (argv[0] "ccndc"); 0 when it succeeded. */
@@ -273,7 +283,11 @@ static void start_repository(const char *dir, int verbose)
     }
 }
 
+enum start_mode { START_BACKGROUND, START_EXEC, START_CONFIGURE };
+
 struct start_opts {
+    enum start_mode mode;
+    const char *config_dir;
     int verbose;
     int lan;
     const char *lan_ifaces[LAN_MAX_FACES];
@@ -296,6 +310,12 @@ static void parse_args(int argc, char **argv, struct start_opts *o)
             }
         } else if (strcmp(argv[i], "--lan-prefix") == 0 && i + 1 < argc) {
             o->lan_prefix = argv[++i];
+        } else if (strcmp(argv[i], "--config-dir") == 0 && i + 1 < argc) {
+            o->config_dir = argv[++i];
+        } else if (strcmp(argv[i], "--exec") == 0 && o->mode == START_BACKGROUND) {
+            o->mode = START_EXEC;
+        } else if (strcmp(argv[i], "--configure") == 0 && o->mode == START_BACKGROUND) {
+            o->mode = START_CONFIGURE;
         } else {
             tool_usage_error("unknown argument '%s'", argv[i]);
         }
@@ -319,14 +339,37 @@ static void lan_settings(struct start_opts *o)
     }
 }
 
+/* --exec: ccnd itself, in this process, so that a service manager watches
+ * and signals the forwarder and not a launcher. */
+static void exec_ccnd(void)
+{
+    char exe[PATH_MAX];
+    tool_sibling("ccnd", exe, sizeof exe);
+    execv(exe, (char *[]){"ccnd", NULL});
+    tool_die("cannot run %s: %s", exe, strerror(errno));
+}
+
+/* Steps 3 and 5: ccnd.conf, then the LAN. 0, or -1 when one was not applied in full. */
+static int configure(const struct start_opts *o, const char *conf)
+{
+    int applied = apply_conf(conf, o->verbose);
+    if (o->lan && join_lan(o->lan_ifaces, o->n_ifaces, o->lan_prefix, o->verbose) != 0) {
+        applied = -1;
+    }
+    return applied;
+}
+
 int main(int argc, char **argv)
 {
     tool_init(argv[0]);
     struct start_opts o = {0};
     parse_args(argc, argv, &o);
-    int verbose = o.verbose;
     char dir[PATH_MAX - 32], rc[PATH_MAX], conf[PATH_MAX], path[200];
-    ccnx_dir(dir, sizeof dir);
+    if (o.config_dir != NULL) {
+        snprintf(dir, sizeof dir, "%s", o.config_dir);
+    } else {
+        ccnx_dir(dir, sizeof dir);
+    }
     snprintf(rc, sizeof rc, "%s/ccndrc", dir);
     snprintf(conf, sizeof conf, "%s/ccnd.conf", dir);
     read_ccndrc(rc);
@@ -336,21 +379,25 @@ int main(int argc, char **argv)
     if (ccnd_link_address(path, sizeof path) < 0) {
         tool_die("CCN_LOCAL_SOCKNAME is too long for a unix socket path");
     }
+    if (o.mode == START_CONFIGURE) {
+        wait_up(0, path, NULL);
+        return configure(&o, conf) == 0 ? 0 : TOOL_EXIT_FAILURE;
+    }
     long running;
     if (ccnd_link_peer_pid(path, &running) == 0) {
         tool_die("ccnd is already running (pid %ld) on %s; ccndstop stops it", running, path);
     }
+    if (o.mode == START_EXEC) {
+        exec_ccnd();
+    }
     const char *log = getenv("CCND_LOG");
     pid_t pid = spawn("ccnd", log, 0, "CCND_LOG");
     wait_up(pid, path, log);
-    if (verbose) {
+    if (o.verbose) {
         printf("started ccnd (pid %ld) on %s\n", (long)pid, path);
         fflush(stdout);
     }
-    int applied = apply_conf(conf, verbose);
-    if (o.lan && join_lan(o.lan_ifaces, o.n_ifaces, o.lan_prefix, verbose) != 0) {
-        applied = -1;
-    }
-    start_repository(dir, verbose);
+    int applied = configure(&o, conf);
+    start_repository(dir, o.verbose);
     return applied == 0 ? 0 : TOOL_EXIT_FAILURE;
 }

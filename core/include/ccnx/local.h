@@ -26,6 +26,14 @@ unsigned ccnx_local_port(const char *port_text);
  * sockaddr_un). */
 int ccnx_local_sockname(char *out, size_t n, const char *sockname, const char *port_text);
 
+/* Tells the service manager that started this daemon about its state, for
+ * example "READY=1" once it listens (systemd's Type=notify). `notify_socket`
+ * is $NOTIFY_SOCKET's value: a datagram socket path, or an abstract one
+ * written with a leading '@'. Returns 0 when it was told or there is no
+ * manager to tell (NULL or empty), CCNX_E_INVAL for a path that is neither,
+ * CCNX_E_IO when the message could not be sent. */
+int ccnx_local_notify(const char *notify_socket, const char *state);
+
 CCNX_API_END
 
 #endif
