@@ -5,6 +5,7 @@
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
+PACKAGE_BUILD ?= build-package
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 FUZZ_SECONDS ?= 15
 CMAKE_FLAGS ?=
@@ -16,7 +17,7 @@ DEBIAN_PACKAGES = build-essential cmake ninja-build pkg-config libssl-dev openss
                   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools \
                   gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
                   libncurses-dev tmux groff-base \
-                  libvlccore-dev libvlc-dev vlc-bin vlc-plugin-base
+                  libvlccore-dev libvlc-dev vlc-bin vlc-plugin-base lintian
 
 # With a CCNx 0.8.2 reference build at hand (CCNX_REF, default
 # ../shared/ccnx-0.8.2), the interop tests also run its Java programs.
@@ -26,6 +27,7 @@ REF_PACKAGES = $(if $(wildcard $(CCNX_REF)/lib/ccn.jar),default-jre-headless)
 GENERATOR = $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 
 .PHONY: all deps build test test-release tidy test-asan fuzz-run format format-check demo install clean \
+        package test-package \
         stress-test
 
 all: build
@@ -46,12 +48,27 @@ $(BUILD)/build.ninja $(BUILD)/Makefile:
 build: deps $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS)
 
-test: deps format-check test-release tidy test-asan fuzz-run
+test: deps format-check test-release tidy test-asan fuzz-run test-package
 
 test-release:
 	cmake -S . -B $(BUILD) $(GENERATOR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCCNX_WERROR=ON $(CMAKE_FLAGS)
 	cmake --build $(BUILD) -j $(JOBS)
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+# Debian packages (cmake/Package.cmake), from a build of their own installed
+# under /usr: $(PACKAGE_BUILD)/packages/*.deb.
+package: deps
+	cmake -S . -B $(PACKAGE_BUILD) $(GENERATOR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=/usr \
+	  -DCCNX_TESTS=OFF $(CMAKE_FLAGS)
+	cmake --build $(PACKAGE_BUILD) -j $(JOBS)
+	cd $(PACKAGE_BUILD) && cpack
+	@ls -1 $(PACKAGE_BUILD)/packages/*.deb
+
+# The packages' tests: unpacked into a scratch root, then (as root, on a
+# machine that may be changed) installed with apt-get, run and removed.
+test-package: package
+	bash tests/package/test_package_unpacked.sh $(PACKAGE_BUILD)/packages
+	bash tests/package/test_package_install.sh $(PACKAGE_BUILD)/packages
 
 # clang-tidy's checks (.clang-tidy: function size, bugprone and cert) on
 # every product source, with the release build's compile commands.
