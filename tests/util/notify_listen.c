@@ -19,7 +19,8 @@ int main(int argc, char **argv)
 {
     struct sockaddr_un sun = {.sun_family = AF_UNIX};
     if (argc != 2 || strlen(argv[1]) >= sizeof sun.sun_path) {
-        fprintf(stderr, "usage: notify_listen PATH (shorter than %zu bytes)\n", sizeof sun.sun_path);
+        fprintf(stderr, "usage: notify_listen PATH (shorter than %zu bytes)\n",
+                sizeof sun.sun_path);
         return 2;
     }
     memcpy(sun.sun_path, argv[1], strlen(argv[1]));
