@@ -17,7 +17,7 @@ DEBIAN_PACKAGES = build-essential cmake ninja-build pkg-config libssl-dev openss
                   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools \
                   gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
                   libncurses-dev tmux groff-base \
-                  libvlccore-dev libvlc-dev vlc-bin vlc-plugin-base lintian
+                  libvlccore-dev libvlc-dev vlc-bin vlc-plugin-base lintian adduser
 
 # With a CCNx 0.8.2 reference build at hand (CCNX_REF, default
 # ../shared/ccnx-0.8.2), the interop tests also run its Java programs.
