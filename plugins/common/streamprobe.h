@@ -3,6 +3,11 @@
  * sent again while unanswered by ccnsrc_decide.h's rules (overdue once
  * PROBE_AFTER data segments asked for after it have come; once the data
  * has all come, after a few of its round trips), until PROBE_ATTEMPTS.
+ * An answer that says the stream is live may have come from a cache that
+ * holds an older segment than the sender has made since (a viewer before
+ * fetched it): the probe then asks once for a segment after it, and
+ * hands over that one, or, when none comes within PROBE_MS, the newest
+ * segment asked for again without that condition.
  * No GStreamer types: everything runs from the client's loop. */
 #ifndef CCNGST_STREAMPROBE_H
 #define CCNGST_STREAMPROBE_H
@@ -29,6 +34,7 @@ struct ccngst_probe {
 
     /* the probe's own */
     int probing, attempts, window_ms;
+    int newer;     /* 1 while asking for a segment after a live answer, 2 after */
     uint64_t mark; /* data Interests sent when the attempt was */
 };
 

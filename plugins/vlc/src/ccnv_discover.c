@@ -20,6 +20,8 @@
 #include <string.h>
 
 #define SEEK_PROBE_MS 2000
+/* The keyframe before the newest: its metadata is asked for this long. */
+#define JOIN_BACK_WAIT_MS 1000
 /* Size probes at most: each answer below the last segment raises the floor. */
 #define SIZE_ATTEMPTS 3
 
@@ -239,14 +241,10 @@ static void join_header_arrived(void *arg, int result, const uint8_t *obj, size_
     free(m);
 }
 
-static void settle_live(struct ccnv_stream *s, uint64_t key_segment)
+static void join_live(struct ccnv_stream *s, uint64_t key_segment)
 {
-    ccnx_fetch_destroy(s->data);
-    s->data = NULL;
-    s->deciding = 0;
-    ccnx_buf_free(&s->early);
-    ccnx_buf_init(&s->early);
     pthread_mutex_lock(&s->lock);
+    s->info.newest_key = s->newest_key;
     s->info.with_meta = 1;
     s->info.live = 1;
     s->info.start_segment = key_segment;
@@ -255,6 +253,46 @@ static void settle_live(struct ccnv_stream *s, uint64_t key_segment)
         fetch_segment_object(s, &s->meta_name, key_segment, s->opt.timeout_ms, join_header_arrived);
     if (rc != 0) {
         ccnv_fail(s, "cannot ask for the stream's metadata: %s", ccnx_strerror(rc));
+    }
+}
+
+/* The metadata segment just before the newest keyframe names the keyframe
+ * before it. Joining there costs one keyframe interval of delay behind
+ * the live edge and buys a first picture at once: VLC's Matroska demuxer
+ * shows nothing of a cluster until the next one begins, so a viewer
+ * joined at the newest keyframe waits for the next keyframe. Anything
+ * unexpected joins at the newest. */
+static void previous_key_arrived(void *arg, int result, const uint8_t *obj, size_t len,
+                                 const struct ccnx_content_parsed *pc, const char *error)
+{
+    (void)len;
+    (void)error;
+    struct ccnv_stream *s = arg;
+    uint64_t join = s->newest_key;
+    struct ccngst_meta *m = result == 0 ? malloc(sizeof *m) : NULL;
+    if (m != NULL &&
+        ccngst_meta_parse(obj + pc->content_value.off, pc->content_value.len, m) == 0 &&
+        m->h.key_segment < s->newest_key && m->h.key_pts >= 0 && s->newest_key_pts >= 0 &&
+        s->newest_key_pts - m->h.key_pts <= (int64_t)s->opt.join_back_ms * 1000000) {
+        join = m->h.key_segment;
+    }
+    free(m);
+    join_live(s, join);
+}
+
+static void settle_live(struct ccnv_stream *s, uint64_t key_segment, int64_t key_pts)
+{
+    ccnx_fetch_destroy(s->data);
+    s->data = NULL;
+    s->deciding = 0;
+    ccnx_buf_free(&s->early);
+    ccnx_buf_init(&s->early);
+    s->newest_key = key_segment;
+    s->newest_key_pts = key_pts;
+    if (s->opt.join_back_ms <= 0 || key_segment == 0 ||
+        fetch_segment_object(s, &s->meta_name, key_segment - 1, JOIN_BACK_WAIT_MS,
+                             previous_key_arrived) != 0) {
+        join_live(s, key_segment);
     }
 }
 
@@ -281,9 +319,10 @@ static void probe_answered(void *arg, int result, const uint8_t *obj, size_t len
     s->info.newest_segment = plan.last_segment;
     pthread_mutex_unlock(&s->lock);
     note_media_type(s, m);
+    int64_t key_pts = m->h.key_pts;
     free(m);
     if (plan.live) {
-        settle_live(s, plan.start_segment);
+        settle_live(s, plan.start_segment, key_pts);
     } else {
         settle_from_start(s, 1);
     }

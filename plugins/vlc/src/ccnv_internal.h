@@ -34,6 +34,8 @@ struct ccnv_stream {
     struct ccnx_buf early;
     int early_paused, queue_paused;
     uint64_t last_meta;              /* the newest metadata segment the probe saw */
+    uint64_t newest_key;             /* live: the newest keyframe's segment, */
+    int64_t newest_key_pts;          /* and its PTS (ns, -1 unknown) */
     size_t block;                    /* a plain stream's first segment's size */
     uint64_t skip;                   /* bytes of the next segment delivered to drop (a seek) */
     uint64_t offset;                 /* stream offset of the next byte queued */

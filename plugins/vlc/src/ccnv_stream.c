@@ -19,6 +19,7 @@ void ccnv_options_init(struct ccnv_options *o)
     o->timeout_ms = 10000;
     o->verify = 1;
     o->mode = CCNV_MODE_AUTO;
+    o->join_back_ms = 2000;
 }
 
 static void wake(struct ccnv_stream *s)

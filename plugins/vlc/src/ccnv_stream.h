@@ -34,6 +34,9 @@ struct ccnv_options {
     int timeout_ms;      /* no answer for this long ends the stream with an error */
     int verify;          /* 1: every segment's signature is checked */
     enum ccnv_mode mode; /* AUTO: as the stream's metadata says */
+    /* Live: join at the keyframe before the newest one when it is at most
+     * this long before it; 0 joins at the newest. */
+    int join_back_ms;
 };
 void ccnv_options_init(struct ccnv_options *o);
 
@@ -71,10 +74,11 @@ void ccnv_stream_uninterrupt(struct ccnv_stream *s);
 int ccnv_stream_interrupted(struct ccnv_stream *s);
 
 struct ccnv_info {
-    int live;                /* joined at the newest keyframe; no seeking */
+    int live;                /* joined at a keyframe near the live edge; no seeking */
     int with_meta;           /* a ccnsink stream */
     uint64_t start_segment;  /* the first data segment read */
     uint64_t newest_segment; /* a ccnsink stream: the newest segment when it was found */
+    uint64_t newest_key;     /* live: the newest keyframe's segment then */
     int size_known;          /* size is the stream's length in bytes */
     uint64_t size;
     char content_type[64]; /* a ccnsink stream's media type, else "" */

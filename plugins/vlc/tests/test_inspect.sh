@@ -13,7 +13,7 @@ grep -Eq '^ +ccnx +CCNx content-centric networking input$' "$T/list.log" ||
     fail "vlc --list does not show the module: $(grep -i ccn "$T/list.log")"
 vlc_as_user -I dummy -p ccnx --advanced >"$T/help.log" 2>&1 || fail "vlc -p ccnx: $(tail -n 5 "$T/help.log")"
 options=$(grep -o -- '--ccnx-[a-z-]*' "$T/help.log" | sort -u)
-[ "$(echo "$options" | wc -l)" -eq 4 ] || fail "expected four options, VLC shows: $options"
+[ "$(echo "$options" | wc -l)" -eq 5 ] || fail "expected five options, VLC shows: $options"
 for o in $options; do
     grep -A1 -- "$o" "$T/help.log" | grep -q '[A-Za-z]' || fail "$o has no help text"
     grep -qF -- "\`$o" "${CCNV_DOC:?}" || fail "$o is not documented in docs/vlc.md"

@@ -1,10 +1,12 @@
 #!/bin/bash
 # A live VP8/WebM stream from ccnsink plays in VLC: a viewer that joins
-# seconds after the start begins at a keyframe well past the first segment,
-# after the container's headers, and VLC decodes and shows its pictures
+# seconds after the start begins at the keyframe before the newest one (or,
+# with ccnx-live-join-back=0, at the newest), after the container's headers, and VLC decodes and shows its pictures
 # (counted by ccnv_check's video output); ccnx-mode=on-demand reads the
 # same stream from its first segment; and a second viewer at once costs
-# the sender no second copy of what the first one fetched (ccnd's store).
+# the sender no second copy of what the first one fetched (ccnd's store),
+# though a viewer after it still finds the sender's newest segment, not
+# the one ccnd's store kept from the first.
 set -u
 VLC_TEST_TAG=vlc-live
 VLC_TEST_PORT_BASE=16600
@@ -23,18 +25,45 @@ VERSION=$(timeout 10 "$B/ccnls" ccnx:/vt/live 2>/dev/null | awk 'NR == 1 { print
 timeout 60 "$B/ccnpeek" -w 50 "ccnx:/vt/live/$VERSION/%00%64" >/dev/null 2>&1 ||
     fail "the live stream did not reach segment 100"
 
-# joining live: 40 pictures decoded and shown, from a keyframe past 100
+# live_join LOG: "START NEWEST KEY", the segment joined at, the newest
+# segment and the newest keyframe's segment when the module found the stream
+live_join() {
+    local line key
+    line=$(grep -o 'from segment [0-9]*: live, a ccnsink stream video/webm (newest [0-9]*)' "$1")
+    key=$(grep -o 'live: the newest keyframe starts segment [0-9]*' "$1" | grep -o '[0-9]*$')
+    [ -n "$line" ] && [ -n "$key" ] || fail "the module did not join live: $(grep ccnx "$1")"
+    read -r _ _ start _ _ _ _ _ _ newest <<<"${line//[:()]/}"
+    echo "$start $newest $key"
+}
+
+# joining live: 40 pictures decoded and shown, from the keyframe before the
+# newest one past segment 100, so that the first shows at once
 check -v -n 40 -t 60 ccnx:///vt/live >"$T/live.out" 2>"$T/live.log" ||
     fail "live: $(cat "$T/live.out") $(tail -n 5 "$T/live.log")"
 read -r frames first _ error <"$T/live.out"
 [ "$error" = error=0 ] || fail "live: $(cat "$T/live.out")"
-line=$(grep -o 'from segment [0-9]*: live, a ccnsink stream video/webm (newest [0-9]*)' "$T/live.log")
-[ -n "$line" ] || fail "live: the module did not join live: $(grep ccnx "$T/live.log")"
-read -r _ _ start _ _ _ _ _ _ newest <<<"${line//[:()]/}"
-# a keyframe every 10 frames, about two segments a frame (header, block)
-[ "$newest" -ge 100 ] && [ "$start" -gt 0 ] && [ $((newest - start)) -lt 40 ] ||
-    fail "live: joined at segment $start when the newest was $newest: not the newest keyframe"
-echo "ok: live from segment $start (newest $newest): $frames, $first"
+read -r start newest key <<<"$(live_join "$T/live.log")"
+# a keyframe every 10 frames: 40-odd segments from one to the next
+[ "$newest" -ge 100 ] && [ "$key" -le "$newest" ] && [ $((newest - key)) -lt 100 ] ||
+    fail "live: the newest keyframe was at segment $key when the newest was $newest"
+[ "$start" -lt "$key" ] && [ $((key - start)) -lt 100 ] ||
+    fail "live: joined at segment $start, not the keyframe before the newest ($key)"
+# VLC's Matroska demuxer took it: it refuses a WebM stream that cannot seek,
+# and libavformat's probe, used then, waits for data at the live rate
+grep -q "mkv error" "$T/live.log" && fail "live: the Matroska demuxer refused the stream: $(grep mkv "$T/live.log")"
+echo "ok: live from segment $start, the keyframe before the newest ($key, newest $newest): $frames, $first"
+
+# ccnx-live-join-back=0: at the newest keyframe itself
+check -v -n 40 -t 60 ccnx:///vt/live :ccnx-live-join-back=0 >"$T/edge.out" 2>"$T/edge.log" ||
+    fail "live at the newest keyframe: $(cat "$T/edge.out") $(tail -n 5 "$T/edge.log")"
+first_newest=$newest
+read -r start newest key <<<"$(live_join "$T/edge.log")"
+[ "$start" = "$key" ] || fail "ccnx-live-join-back=0 joined at segment $start, not the newest keyframe ($key)"
+# ccnd's store holds the metadata the first viewer read; the second must
+# still find the sender's newest, seconds later, not that one
+[ "$newest" -gt "$first_newest" ] ||
+    fail "the second viewer found segment $newest as the newest, as the first did ($first_newest): an old answer from ccnd's store"
+echo "ok: ccnx-live-join-back=0: from the newest keyframe, segment $start (newest $newest): $(cat "$T/edge.out")"
 
 # the same stream from its first segment
 check -v -n 40 -t 60 ccnx:///vt/live :ccnx-mode=on-demand >"$T/demand.out" 2>"$T/demand.log" ||
