@@ -168,6 +168,9 @@ if [[ -f $plugin_dir/libgstccnx.so && -x $check ]] && command -v gst-launch-1.0 
     wait "$vlc_pid" || { echo "the VLC viewer failed: $(cat "$work/vlc.out")" >&2; grep -i error "$work/vlc.err" >&2; exit 1; }
     read -r frames first _ <<< "$(sed 's/[a-z_]*=//g' "$work/vlc.out")"
     echo "  VLC: $frames pictures shown, the first $first ms after opening"
+    echo "       (it opened with the stream's first keyframe: VLC's Matroska demuxer shows a"
+    echo "       keyframe's pictures once the next one, a second later here, has come; a viewer"
+    echo "       tuning in later starts at the keyframe before the newest and sees one at once)"
   fi
   wait "$sender" || true
   stats=$(grep "ccnsink-stats" "$work/sender.log" | tail -n 1)
