@@ -31,12 +31,12 @@ PORT=$((16875 + $$ % 25)) # a range of its own (docs/testing.md)
 TESTS_BIN=$T/bin
 SYSTEMD=0
 [ -d /run/systemd/system ] && SYSTEMD=1
-UNIT_PID= UNIT_LISTENER= CCND_PID=
+UNIT_PID= UNIT_LISTENER= CCND_PID= CCND_LISTENER=
 cleanup() {
     if [ "$SYSTEMD" = 1 ]; then
         systemctl stop ccnr.service ccnd.service >/dev/null 2>&1
     fi
-    for p in $UNIT_PID $CCND_PID $UNIT_LISTENER; do kill "$p" 2>/dev/null; done
+    for p in $UNIT_PID $CCND_PID $UNIT_LISTENER $CCND_LISTENER; do kill "$p" 2>/dev/null; done
     wait 2>/dev/null
     DEBIAN_FRONTEND=noninteractive apt-get purge -y -q $PKGS >/dev/null 2>&1
     rm -rf /etc/ccnx "$T"
