@@ -31,7 +31,7 @@ PORT=$((16875 + $$ % 25)) # a range of its own (docs/testing.md)
 TESTS_BIN=$T/bin
 SYSTEMD=0
 [ -d /run/systemd/system ] && SYSTEMD=1
-UNIT_PID= UNIT_LISTENER= CCND_PID= CCND_LISTENER=
+UNIT_PID='' UNIT_LISTENER='' CCND_PID='' CCND_LISTENER=''
 cleanup() {
     if [ "$SYSTEMD" = 1 ]; then
         systemctl stop ccnr.service ccnd.service >/dev/null 2>&1
@@ -120,7 +120,7 @@ else
     unit_stop
     UNIT_FILE=/lib/systemd/system/ccnd.service UNIT_PID=$CCND_PID UNIT_LISTENER=$CCND_LISTENER
     unit_stop
-    CCND_PID= UNIT_PID=
+    CCND_PID='' UNIT_PID=''
 fi
 ok "the services stopped"
 

@@ -89,7 +89,7 @@ cmp -s "$T/in" "$T/out" || fail "ccnpeek read $(cat "$T/out")"
 ok "the packaged ccnd, ccnpoke and ccnpeek, with the packaged libccnx"
 
 unset LD_LIBRARY_PATH
-GST_PLUGIN_PATH= GST_PLUGIN_SYSTEM_PATH_1_0="$T/root$gst:$gst" GST_REGISTRY="$T/registry.bin" \
+GST_PLUGIN_PATH='' GST_PLUGIN_SYSTEM_PATH_1_0="$T/root$gst:$gst" GST_REGISTRY="$T/registry.bin" \
     gst-inspect-1.0 ccnsrc >"$T/inspect.log" 2>&1 || fail "gst-inspect-1.0 ccnsrc"
 grep -q "Filename.*$T/root$gst/libgstccnx.so" "$T/inspect.log" ||
     fail "ccnsrc is not the packaged one: $(grep Filename "$T/inspect.log")"

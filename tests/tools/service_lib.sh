@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Runs a systemd service unit's commands the way systemd would, for the
 # tests of the units on machines where systemd is not the init (containers,
 # CI). What is honoured: Environment=, EnvironmentFile= (a leading '-'

@@ -82,7 +82,7 @@ CCND_LISTENER=$UNIT_LISTENER
 export CCN_LOCAL_PORT=$PORT CCN_LOCAL_SOCKNAME="$T/sock" CCNX_DIR="$T/user"
 "$B/ccndstatus" >"$T/status.txt" 2>&1 || fail "ccndstatus: $(cat "$T/status.txt")"
 grep -q "ccnx:/units/from-conf" "$T/status.txt" || fail "ccnd.conf was not applied: $(cat "$T/status.txt")"
-ls "$T/var/lib/ccnx"/.ccnd_keystore_"$PORT" >/dev/null 2>&1 ||
+[ -e "$T/var/lib/ccnx/.ccnd_keystore_$PORT" ] ||
     fail "ccnd's key is not in its state folder: $(ls -a "$T/var/lib/ccnx")"
 ok "ccnd.service: ccnd is the main process, READY=1 once it listens, ccndrc's port, ccnd.conf's route, its key in /var/lib/ccnx"
 
