@@ -55,39 +55,7 @@ static const char *const mode_texts[] = {
     "at its first byte (on demand). Streams without ccnsink's metadata are always read from the "  \
     "start."
 
-/* VLC's descriptor macros read as a nested list; clang-format would run
- * them together. */
-/* clang-format off */
-vlc_module_begin()
-    set_shortname("CCNx")
-    set_description("CCNx content-centric networking input")
-    set_category(CAT_INPUT)
-    set_subcategory(SUBCAT_INPUT_ACCESS)
-    add_integer_with_range("ccnx-timeout", 10, 1, 3600, TIMEOUT_TEXT, TIMEOUT_LONGTEXT, true)
-    add_bool("ccnx-verify", true, VERIFY_TEXT, VERIFY_LONGTEXT, true)
-    add_string("ccnx-mode", "auto", MODE_TEXT, MODE_LONGTEXT, false)
-        change_string_list(mode_values, mode_texts)
-    add_integer_with_range("ccnx-live-caching", 200, 0, 60000, CACHING_TEXT, CACHING_LONGTEXT, true)
-    add_integer_with_range("ccnx-live-join-back", 2000, 0, 60000, JOIN_BACK_TEXT, JOIN_BACK_LONGTEXT,
-                           true)
-    set_capability("access", 0)
-    add_shortcut("ccnx")
-    set_callbacks(OpenCcnx, Close)
-
-    /* "vlc ccnx:/video": VLC takes an argument without "://" for a file
-     * name relative to the current directory. This is tried before VLC's
-     * own file access (priority 50), which would show an error dialog for
-     * a missing file, and takes only a path <cwd>/ccnx:/... that does not
-     * exist. */
-    add_submodule()
-    set_description("CCNx names typed as ccnx:/name")
-    set_capability("access", 60)
-    add_shortcut("file")
-    set_callbacks(OpenTypedName, Close)
-vlc_module_end()
-    /* clang-format on */
-
-    struct access_sys {
+struct access_sys {
     struct ccnv_stream *stream;
     int error_shown;
 };
@@ -314,3 +282,36 @@ static void Close(vlc_object_t *obj)
     ccnv_stream_close(sys->stream);
     free(sys);
 }
+
+/* The module's descriptor, last: VLC's descriptor macros read as a
+ * nested list, which clang-format would run together, and code after
+ * them would be indented as their continuation. */
+/* clang-format off */
+vlc_module_begin()
+    set_shortname("CCNx")
+    set_description("CCNx content-centric networking input")
+    set_category(CAT_INPUT)
+    set_subcategory(SUBCAT_INPUT_ACCESS)
+    add_integer_with_range("ccnx-timeout", 10, 1, 3600, TIMEOUT_TEXT, TIMEOUT_LONGTEXT, true)
+    add_bool("ccnx-verify", true, VERIFY_TEXT, VERIFY_LONGTEXT, true)
+    add_string("ccnx-mode", "auto", MODE_TEXT, MODE_LONGTEXT, false)
+        change_string_list(mode_values, mode_texts)
+    add_integer_with_range("ccnx-live-caching", 200, 0, 60000, CACHING_TEXT, CACHING_LONGTEXT, true)
+    add_integer_with_range("ccnx-live-join-back", 2000, 0, 60000, JOIN_BACK_TEXT, JOIN_BACK_LONGTEXT,
+                           true)
+    set_capability("access", 0)
+    add_shortcut("ccnx")
+    set_callbacks(OpenCcnx, Close)
+
+    /* "vlc ccnx:/video": VLC takes an argument without "://" for a file
+     * name relative to the current directory. This is tried before VLC's
+     * own file access (priority 50), which would show an error dialog for
+     * a missing file, and takes only a path <cwd>/ccnx:/... that does not
+     * exist. */
+    add_submodule()
+    set_description("CCNx names typed as ccnx:/name")
+    set_capability("access", 60)
+    add_shortcut("file")
+    set_callbacks(OpenTypedName, Close)
+vlc_module_end()
+    /* clang-format on */
