@@ -25,8 +25,8 @@ static void Close(vlc_object_t *obj);
 
 static const char *const mode_values[] = {"auto", "live", "on-demand"};
 static const char *const mode_texts[] = {
-    "As the stream says (a live ccnsink stream joins at its newest keyframe)",
-    "Live: join at the newest keyframe and keep up",
+    "As the stream says (a live ccnsink stream joins near its live edge)",
+    "Live: join near the live edge and keep up",
     "From the start, with seeking",
 };
 
@@ -51,8 +51,9 @@ static const char *const mode_texts[] = {
     "further behind its live edge. 0 starts at the newest keyframe."
 #define MODE_TEXT "Live or from the start"
 #define MODE_LONGTEXT                                                                              \
-    "Where to start reading a stream that ccnsink publishes: at its newest keyframe (live) or "    \
-    "at its first byte (on demand). Streams without ccnsink's metadata are always read from the "  \
+    "Where to start reading a stream that ccnsink publishes: at a keyframe near its live edge "    \
+    "(live, see the live join option) or at its first byte (on demand). Streams without "          \
+    "ccnsink's metadata are always read from the "                                                 \
     "start."
 
 struct access_sys {
@@ -135,10 +136,10 @@ static int Control(stream_t *access, int query, va_list args)
         return VLC_SUCCESS;
     /* A live stream says it can seek too, though Seek refuses to: VLC's
      * Matroska demuxer takes no WebM stream it cannot seek in ("cannot
-     * find any cluster"), and libavformat, which then probes the stream,
-     * reads at the live rate: about a second before the first picture
-     * instead of a third (docs/benchmarks.md). The demuxer does not seek
-     * a live stream on its own; a user's seek gets the message below. */
+     * find any cluster"), and libavformat, which VLC then tries, probes
+     * the stream at the live rate (docs/benchmarks.md, "The live join,
+     * again"). The demuxer does not seek a live stream on its own; a
+     * user's seek gets Seek's message. */
     case STREAM_CAN_SEEK:
         *va_arg(args, bool *) = true;
         return VLC_SUCCESS;

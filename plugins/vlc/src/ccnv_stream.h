@@ -10,8 +10,9 @@
  * reader's thread drains:
  *
  *   - a ccnsink stream marked live (or any ccnsink stream in mode live)
- *     starts at the newest keyframe segment, after the container's stream
- *     headers taken from its caps (ccnv_caps.h);
+ *     starts at the newest keyframe segment, or the keyframe before it
+ *     (join_back_ms), after the container's stream headers taken from its
+ *     caps (ccnv_caps.h);
  *   - anything else (on demand, ccnputfile, ccnseqwriter, a stream with no
  *     metadata) is read from its first byte and can be sought in bytes: a
  *     plain stream's segments are all full but the last, a ccnsink stream's
