@@ -76,6 +76,28 @@ static void newer_done(void *arg, int result, const uint8_t *obj, size_t len,
     p->answered(p->arg, result, obj, len, pc, error);
 }
 
+/* The newest metadata segment (rightmost child), with `ex` (may be none). */
+static int express(struct ccngst_probe *p, const struct ccnx_exclude_item *ex, size_t ex_count,
+                   ccnx_fetch_object_fn fn)
+{
+    struct ccnx_buf interest = CCNX_BUF_INIT;
+    struct ccnx_interest_params ip;
+    ccnx_interest_params_init(&ip);
+    ip.name = p->meta_name->enc.data;
+    ip.name_len = p->meta_name->enc.len;
+    ip.child_selector = 1;
+    ip.lifetime_units = (int64_t)PROBE_MS * 4096 / 1000;
+    ip.exclude = ex_count > 0 ? ex : NULL;
+    ip.exclude_count = ex_count;
+    int rc = ccnx_interest_build(&interest, &ip);
+    rc = rc == 0 ? ccnx_fetch_object_start(p->client, p->verifier, interest.data, interest.len,
+                                           PROBE_MS, fn, p)
+                 : rc;
+    ccnx_buf_free(&interest);
+    return rc;
+}
+
+/* A segment after `segment`: everything up to it excluded. */
 static int ask_newer(struct ccngst_probe *p, uint64_t segment)
 {
     uint8_t comp[CCNX_NUMERIC_MAX_LEN];
@@ -85,20 +107,7 @@ static int ask_newer(struct ccngst_probe *p, uint64_t segment)
     }
     const struct ccnx_exclude_item ex[2] = {{CCNX_EXCLUDE_ANY, NULL, 0},
                                             {CCNX_EXCLUDE_COMPONENT, comp, (size_t)n}};
-    struct ccnx_buf interest = CCNX_BUF_INIT;
-    struct ccnx_interest_params ip;
-    ccnx_interest_params_init(&ip);
-    ip.name = p->meta_name->enc.data;
-    ip.name_len = p->meta_name->enc.len;
-    ip.child_selector = 1;
-    ip.lifetime_units = (int64_t)PROBE_MS * 4096 / 1000;
-    ip.exclude = ex;
-    ip.exclude_count = 2;
-    int rc = ccnx_interest_build(&interest, &ip);
-    rc = rc == 0 ? ccnx_fetch_object_start(p->client, p->verifier, interest.data, interest.len,
-                                           PROBE_MS, newer_done, p)
-                 : rc;
-    ccnx_buf_free(&interest);
+    int rc = express(p, ex, 2, newer_done);
     p->newer = rc == 0 ? 1 : 2;
     return rc;
 }
@@ -108,25 +117,12 @@ static int ask_newer(struct ccngst_probe *p, uint64_t segment)
  * forwarder still holding the first attempt's entry cannot absorb it. */
 static int send_attempt(struct ccngst_probe *p)
 {
-    struct ccnx_buf interest = CCNX_BUF_INIT;
-    struct ccnx_interest_params ip;
-    ccnx_interest_params_init(&ip);
-    ip.name = p->meta_name->enc.data;
-    ip.name_len = p->meta_name->enc.len;
-    ip.child_selector = 1;
-    ip.lifetime_units = (int64_t)PROBE_MS * 4096 / 1000;
     uint8_t nonce[32];
     struct ccnx_exclude_item ex = {CCNX_EXCLUDE_COMPONENT, nonce, sizeof nonce};
     if (p->attempts > 0) {
         arc4random_buf(nonce, sizeof nonce);
-        ip.exclude = &ex;
-        ip.exclude_count = 1;
     }
-    int rc = ccnx_interest_build(&interest, &ip);
-    rc = rc == 0 ? ccnx_fetch_object_start(p->client, p->verifier, interest.data, interest.len,
-                                           PROBE_MS, attempt_done, p)
-                 : rc;
-    ccnx_buf_free(&interest);
+    int rc = express(p, &ex, p->attempts > 0 ? 1 : 0, attempt_done);
     p->attempts++;
     const struct ccnx_fetch *d = data_fetch(p);
     p->mark = d != NULL ? ccnx_fetch_stats(d)->interests : 0;
