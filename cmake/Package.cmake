@@ -82,7 +82,6 @@ foreach(c runtime lib dev gstreamer wireshark vlc)
   string(TOUPPER ${c} C)
   set(CPACK_DEBIAN_${C}_PACKAGE_NAME ${_pkg_${c}})
   set(CPACK_DEBIAN_${C}_DESCRIPTION "${_desc_${c}}")
-  set(CPACK_COMPONENT_${C}_DESCRIPTION "${_desc_${c}}")
   # Debian wants a copyright file and a changelog in each package's doc folder.
   install(FILES ${CMAKE_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/${_pkg_${c}}
           RENAME copyright COMPONENT ${c} EXCLUDE_FROM_ALL)
