@@ -48,14 +48,7 @@ fail() {
     exit 1
 }
 ok() { echo "ok: $*"; }
-wait_for() { # SECONDS COMMAND...
-    local end=$((SECONDS + $1))
-    shift
-    until "$@"; do
-        [ "$SECONDS" -lt "$end" ] || return 1
-        sleep 0.05
-    done
-}
+. "$SRC/tests/tools/service_lib.sh"
 
 debs=()
 for p in $PKGS; do debs+=("$(ls "$DIR"/"$p"_*.deb | head -n 1)"); done
@@ -87,7 +80,6 @@ else
     cc -O1 -o "$T/notify_listen" "$SRC/tests/util/notify_listen.c" 2>"$T/cc.log" ||
         fail "building notify_listen: $(cat "$T/cc.log")"
     mkdir -p "$TESTS_BIN" && mv "$T/notify_listen" "$TESTS_BIN/"
-    . "$SRC/tests/tools/service_lib.sh"
     unit_start /lib/systemd/system/ccnd.service /var/lib
     CCND_PID=$UNIT_PID CCND_LISTENER=$UNIT_LISTENER
     [ "$(stat -c %U "/proc/$CCND_PID")" = ccnx ] || fail "ccnd runs as $(stat -c %U "/proc/$CCND_PID"), not ccnx"

@@ -12,6 +12,16 @@
 #   unit_stop                         (SIGTERM, then at most TimeoutStopSec)
 # Needs $T (a scratch folder), $TESTS_BIN (notify_listen) and fail().
 
+# wait_for SECONDS COMMAND...: until COMMAND succeeds; 1 after SECONDS
+wait_for() { # SECONDS COMMAND...
+    local end=$((SECONDS + $1))
+    shift
+    until "$@"; do
+        [ "$SECONDS" -lt "$end" ] || return 1
+        sleep 0.05
+    done
+}
+
 # unit_get FILE KEY: the values of KEY= lines, one per line
 unit_get() { sed -n "s/^$2=//p" "$1"; }
 

@@ -32,14 +32,6 @@ fail() {
     exit 1
 }
 ok() { echo "ok: $*"; }
-wait_for() { # SECONDS COMMAND...
-    local end=$((SECONDS + $1))
-    shift
-    until "$@"; do
-        [ "$SECONDS" -lt "$end" ] || return 1
-        sleep 0.05
-    done
-}
 . "$(dirname "$0")/service_lib.sh"
 
 # the units as a host would have them: /etc and /var/lib under $T
